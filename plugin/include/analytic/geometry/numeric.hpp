@@ -1,0 +1,64 @@
+// Scalar helpers shared by every test of the geometry core: finiteness checks, products without
+// cancellation, and a quadratic solver that keeps full precision in both roots.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "analytic/geometry/primitives.hpp"
+
+namespace analytic {
+
+template <class T> constexpr T unitRoundoff = std::numeric_limits<T>::epsilon() / 2;
+
+template <class T> bool isFinite(T x) { return std::isfinite(x); }
+
+template <int N, class T> bool isFinite(const glm::vec<N, T, glm::defaultp>& v) {
+    for (int i = 0; i < N; ++i)
+        if (!std::isfinite(v[i])) return false;
+    return true;
+}
+
+// A usable ray: finite origin and direction, a direction that is not zero, and 0 <= maxT (which may be +inf).
+template <class T> bool isValidRay(const Ray<T>& ray) {
+    return isFinite(ray.origin) && isFinite(ray.direction) && ray.direction != Vec3<T>(0) && ray.maxT >= T(0);
+}
+
+template <class T> T maxAbsComponent(const Vec3<T>& v) {
+    return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+}
+
+// v / |v| without overflow or underflow in |v|: scales by the largest component first. v must be
+// finite and not zero.
+template <class T> Vec3<T> unitVector(const Vec3<T>& v) {
+    const Vec3<T> scaled = v / maxAbsComponent(v);
+    return scaled / std::sqrt(glm::dot(scaled, scaled));
+}
+
+// a * b - c * d with one rounding error (Kahan's algorithm with fused multiply-add).
+template <class T> T differenceOfProducts(T a, T b, T c, T d) {
+    const T cd = c * d;
+    const T error = std::fma(-c, d, cd);
+    return std::fma(a, b, -cd) + error;
+}
+
+template <class T> struct QuadraticRoots {
+    T low;
+    T high;
+};
+
+// Real roots of a t^2 + 2 halfB t + c = 0 given its discriminant halfB^2 - a c, which the caller
+// should compute without cancellation where the geometry allows (see ray_sphere.hpp). Each root is
+// taken from the formula that does not subtract nearly equal numbers. Requires a > 0.
+template <class T> std::optional<QuadraticRoots<T>> solveQuadratic(T a, T halfB, T c, T discriminant) {
+    if (!(discriminant >= T(0))) return std::nullopt;
+    const T q = -(halfB + std::copysign(std::sqrt(discriminant), halfB));
+    if (q == T(0)) return QuadraticRoots<T>{T(0), T(0)};
+    const T r0 = q / a;
+    const T r1 = c / q;
+    return r0 < r1 ? QuadraticRoots<T>{r0, r1} : QuadraticRoots<T>{r1, r0};
+}
+
+}  // namespace analytic

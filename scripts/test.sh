@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Command 2: install what is missing, then build and run every test in float, double and the
+# sanitizer build (ASan + UBSan). Stops at the first build whose tests fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+for preset in release-float release-double debug-sanitize; do
+  echo "=== $preset"
+  cmake --preset "$preset" > /dev/null
+  cmake --build --preset "$preset" -j "$(nproc)"
+  ctest --preset "$preset"
+done
