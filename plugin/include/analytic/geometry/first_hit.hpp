@@ -8,15 +8,16 @@
 
 namespace analytic {
 
-template <class T> std::optional<SurfaceHit<T>> firstHit(const std::optional<RaySolidHit<T>>& crossing,
-                                                         const Ray<T>& ray, StartInside policy) {
+template <class T, int N>
+std::optional<SurfaceHit<T, N>> firstHit(const std::optional<RaySolidHit<T, N>>& crossing,
+                                         const Ray<T, N>& ray, StartInside policy) {
     if (!crossing) return std::nullopt;
     if (!crossing->originInside) {
         return crossing->entry;
     }
     switch (policy) {
         case StartInside::HitAtOrigin:
-            return SurfaceHit<T>{T(0), ray.origin, -unitVector(ray.direction)};
+            return SurfaceHit<T, N>{T(0), ray.origin, -unitVector(ray.direction)};
         case StartInside::HitExit:
             if (crossing->exit.t > ray.maxT) return std::nullopt;
             return crossing->exit;

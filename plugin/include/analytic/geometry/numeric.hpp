@@ -22,18 +22,22 @@ template <int N, class T> bool isFinite(const glm::vec<N, T, glm::defaultp>& v) 
 }
 
 // A usable ray: finite origin and direction, a direction that is not zero, and 0 <= maxT (which may be +inf).
-template <class T> bool isValidRay(const Ray<T>& ray) {
-    return isFinite(ray.origin) && isFinite(ray.direction) && ray.direction != Vec3<T>(0) && ray.maxT >= T(0);
+template <class T, int N> bool isValidRay(const Ray<T, N>& ray) {
+    return isFinite(ray.origin) && isFinite(ray.direction) && ray.direction != VecN<T, N>(0) &&
+           ray.maxT >= T(0);
 }
 
-template <class T> T maxAbsComponent(const Vec3<T>& v) {
-    return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+template <class T, int N> T maxAbsComponent(const VecN<T, N>& v) {
+    T largest = std::abs(v[0]);
+    for (int i = 1; i < N; ++i)
+        largest = std::max(largest, std::abs(v[i]));
+    return largest;
 }
 
 // v / |v| without overflow or underflow in |v|: scales by the largest component first. v must be
 // finite and not zero.
-template <class T> Vec3<T> unitVector(const Vec3<T>& v) {
-    const Vec3<T> scaled = v / maxAbsComponent(v);
+template <class T, int N> VecN<T, N> unitVector(const VecN<T, N>& v) {
+    const VecN<T, N> scaled = v / maxAbsComponent(v);
     return scaled / std::sqrt(glm::dot(scaled, scaled));
 }
 

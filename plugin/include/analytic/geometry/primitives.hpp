@@ -9,36 +9,33 @@ template <class T> using Vec2 = glm::vec<2, T, glm::defaultp>;
 template <class T> using Vec3 = glm::vec<3, T, glm::defaultp>;
 template <class T> using Mat3 = glm::mat<3, 3, T, glm::defaultp>;
 
+template <class T, int N> using VecN = glm::vec<N, T, glm::defaultp>;
+
 // Points origin + t * direction for t in [0, maxT]. The direction need not be unit length: t is
 // measured in multiples of it, so a segment from a to b is {a, b - a, 1} and t is Bullet's hit
-// fraction. maxT may be +infinity for an unbounded ray.
-template <class T> struct Ray {
-    Vec3<T> origin;
-    Vec3<T> direction;
+// fraction. maxT may be +infinity for an unbounded ray. N = 2 serves the 2D tests.
+template <class T, int N = 3> struct Ray {
+    VecN<T, N> origin;
+    VecN<T, N> direction;
     T maxT;
 
-    Vec3<T> at(T t) const { return origin + t * direction; }
+    VecN<T, N> at(T t) const { return origin + t * direction; }
 };
 
-template <class T> Ray<T> segmentRay(const Vec3<T>& from, const Vec3<T>& to) {
+template <class T> using Ray2 = Ray<T, 2>;
+
+template <class T, int N> Ray<T, N> segmentRay(const VecN<T, N>& from, const VecN<T, N>& to) {
     return {from, to - from, T(1)};
 }
 
-template <class T> struct Circle {
-    Vec2<T> center;
+// A solid ball: the sphere in 3D, the disc bounded by a circle in 2D.
+template <class T, int N = 3> struct Ball {
+    VecN<T, N> center;
     T radius;
 };
 
-template <class T> struct Ray2 {
-    Vec2<T> origin;
-    Vec2<T> direction;
-    T maxT;
-};
-
-template <class T> struct Sphere {
-    Vec3<T> center;
-    T radius;
-};
+template <class T> using Sphere = Ball<T, 3>;
+template <class T> using Circle = Ball<T, 2>;
 
 // The points x with dot(normal, x) == offset; normal has unit length. Positive side: dot(normal, x) > offset.
 template <class T> struct Plane {
@@ -88,17 +85,17 @@ template <class T> struct Ellipsoid {
 
 // A point where a query meets a surface: parameter t along the ray or motion, the point, and the
 // unit normal of the surface there, pointing out of the solid (or to the triangle's front side).
-template <class T> struct SurfaceHit {
+template <class T, int N = 3> struct SurfaceHit {
     T t;
-    Vec3<T> point;
-    Vec3<T> normal;
+    VecN<T, N> point;
+    VecN<T, N> normal;
 };
 
 // Where the line of a ray enters and leaves a solid. entry.t is negative when the origin is inside;
 // exit.t may exceed the ray's maxT. Returned only when [entry.t, exit.t] overlaps [0, maxT].
-template <class T> struct RaySolidHit {
-    SurfaceHit<T> entry;
-    SurfaceHit<T> exit;
+template <class T, int N = 3> struct RaySolidHit {
+    SurfaceHit<T, N> entry;
+    SurfaceHit<T, N> exit;
     bool originInside;
 };
 
