@@ -15,6 +15,17 @@ template <class T> constexpr T unitRoundoff = std::numeric_limits<T>::epsilon() 
 
 template <class T> bool isFinite(T x) { return std::isfinite(x); }
 
+namespace detail {
+
+// x * 0 is 0 exactly when x is finite (NaN otherwise): one test for many values, without a branch each.
+template <class T> inline T zeroIfFinite(T x) { return x * T(0); }
+template <class T> inline T zeroIfFinite(const Vec3<T>& v) { return v.x * T(0) + v.y * T(0) + v.z * T(0); }
+template <class... Values> inline bool allFinite(const Values&... values) {
+    return (zeroIfFinite(values) + ...) == 0;
+}
+
+}  // namespace detail
+
 template <int N, class T> bool isFinite(const glm::vec<N, T, glm::defaultp>& v) {
     for (int i = 0; i < N; ++i)
         if (!std::isfinite(v[i])) return false;
