@@ -1,0 +1,146 @@
+// Ray against axis-aligned and oriented boxes (SPEC T3, T4): the slab method on a precomputed
+// reciprocal direction, branch-free in the per-box part (Tavian Barnes, "Fast, Branchless Ray/Bounding
+// Box Intersections", parts 1-3). Boxes are closed: a ray that only touches a face, edge or corner hits.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "analytic/geometry/numeric.hpp"
+
+namespace analytic {
+
+// A ray prepared once for testing against many boxes (broadphase traversal): the reciprocal direction
+// is computed here, so each box costs multiplications only. A zero direction component gives an
+// infinite reciprocal, which the slab test turns into "parallel to that slab". Components so small
+// that the reciprocal overflows (below 2^-128 for float, 2^-1024 for double) count as zero too.
+template <class T> struct SlabRay {
+    Vec3<T> origin;
+    Vec3<T> direction;
+    Vec3<T> inverseDirection;
+    T maxT;  // a traversal may shrink it to the closest hit found so far
+};
+
+namespace detail {
+
+template <class T> SlabRay<T> slabRayOf(const Ray<T>& ray) {
+    return {ray.origin, ray.direction, T(1) / ray.direction, ray.maxT};
+}
+
+// The parameters t of the line origin + t * direction that lie in all three slabs low <= x <= high:
+// [entry, exit], empty when entry > exit. entryAxis / exitAxis name the slab that sets each bound;
+// when a line leaves through an edge or corner the lowest axis wins (x before y before z).
+template <class T> struct SlabSpan {
+    T entry;
+    T exit;
+    int entryAxis;
+    int exitAxis;
+};
+
+// Whether the slab on this axis is entered through its high plane (the direction is negative there).
+template <class T> bool entersThroughHigh(const Vec3<T>& inverseDirection, int axis) {
+    return std::signbit(inverseDirection[axis]);
+}
+
+template <class T> SlabSpan<T> clipLineToSlabs(const Vec3<T>& origin, const Vec3<T>& inverseDirection,
+                                               const Vec3<T>& low, const Vec3<T>& high) {
+    constexpr T infinity = std::numeric_limits<T>::infinity();
+    SlabSpan<T> span{-infinity, infinity, 0, 0};
+    for (int axis = 0; axis < 3; ++axis) {
+        // Picking the near plane by the sign of the direction gives near <= far without a min/max.
+        const bool throughHigh = entersThroughHigh(inverseDirection, axis);
+        const T nearPlane = throughHigh ? high[axis] : low[axis];
+        const T farPlane = throughHigh ? low[axis] : high[axis];
+        const T near = (nearPlane - origin[axis]) * inverseDirection[axis];
+        const T far = (farPlane - origin[axis]) * inverseDirection[axis];
+        // A line parallel to the slab gives +-inf (inside or outside it) or, when it lies in a bounding
+        // plane, 0 * inf = NaN. NaN compares false and leaves the span unchanged: the closed slab holds
+        // that line. The strict comparisons also keep the lowest axis on ties.
+        if (near > span.entry) {
+            span.entry = near;
+            span.entryAxis = axis;
+        }
+        if (far < span.exit) {
+            span.exit = far;
+            span.exitAxis = axis;
+        }
+    }
+    return span;
+}
+
+// Whether the line's span inside the box overlaps the ray's [0, maxT].
+template <class T> bool spanMeetsRay(const SlabSpan<T>& span, T maxT) {
+    return span.entry <= span.exit && span.exit >= T(0) && span.entry <= maxT;
+}
+
+// Entry and exit of a box crossing. faceHit(t, axis, highFace) gives the SurfaceHit on that face.
+// A t that overflowed (subnormal direction, coordinates near the largest finite value) is no hit.
+template <class T, class FaceHit> std::optional<RaySolidHit<T>> slabSolidHit(const SlabSpan<T>& span, T maxT,
+                                                                             const Vec3<T>& inverseDirection,
+                                                                             FaceHit faceHit) {
+    if (!spanMeetsRay(span, maxT) || !isFinite(span.entry) || !isFinite(span.exit)) return std::nullopt;
+    const bool entryHigh = entersThroughHigh(inverseDirection, span.entryAxis);
+    const bool exitHigh = !entersThroughHigh(inverseDirection, span.exitAxis);
+    return RaySolidHit<T>{faceHit(span.entry, span.entryAxis, entryHigh),
+                          faceHit(span.exit, span.exitAxis, exitHigh), span.entry < T(0)};
+}
+
+}  // namespace detail
+
+// Nothing for an unusable ray (non-finite, zero direction, negative maxT): the per-box tests then need
+// no checks of the ray.
+template <class T> std::optional<SlabRay<T>> makeSlabRay(const Ray<T>& ray) {
+    if (!isValidRay(ray)) return std::nullopt;
+    return detail::slabRayOf(ray);
+}
+
+// Broadphase form: whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
+// Infinite bounds are honoured (an unbounded box); a NaN bound is no overlap.
+template <class T> bool rayOverlapsAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
+    const bool ordered = glm::all(glm::lessThanEqual(box.min, box.max));  // false for NaN
+    return ordered &&
+           detail::spanMeetsRay(detail::clipLineToSlabs(ray.origin, ray.inverseDirection, box.min, box.max),
+                                ray.maxT);
+}
+
+// Entry and exit of the ray's line through a finite box (see RaySolidHit). A box with min > max on
+// some axis is empty: no hit. Points lie on the box: the face coordinate is exact, the others clamped.
+template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
+    if (!isFinite(box.min) || !isFinite(box.max)) return std::nullopt;
+    const detail::SlabSpan<T> span =
+        detail::clipLineToSlabs(ray.origin, ray.inverseDirection, box.min, box.max);
+    return detail::slabSolidHit(span, ray.maxT, ray.inverseDirection, [&](T t, int axis, bool highFace) {
+        // Selects rather than indexed writes: which axis wins is unpredictable, a branch would stall.
+        const glm::vec<3, bool> onAxis = glm::equal(glm::ivec3(0, 1, 2), glm::ivec3(axis));
+        const Vec3<T> face = highFace ? box.max : box.min;
+        const Vec3<T> point =
+            glm::mix(glm::clamp(ray.origin + t * ray.direction, box.min, box.max), face, onAxis);
+        return SurfaceHit<T>{t, point, Vec3<T>(onAxis) * (highFace ? T(1) : T(-1))};
+    });
+}
+
+template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const Ray<T>& ray, const Aabb<T>& box) {
+    if (!isValidRay(ray)) return std::nullopt;
+    return intersectRayAabb(detail::slabRayOf(ray), box);
+}
+
+// The oriented box in its own frame: the ray is taken there (transpose(rotation) undoes an orthonormal
+// rotation), clipped against the slabs -halfExtents..halfExtents, and the normals are the rotation's
+// columns. Negative half extents make an empty box: no hit.
+template <class T> std::optional<RaySolidHit<T>> intersectRayObb(const Ray<T>& ray, const Obb<T>& box) {
+    if (!isValidRay(ray) || !isFinite(box.center) || !isFinite(box.halfExtents) ||
+        !isFinite(box.rotation[0]) || !isFinite(box.rotation[1]) || !isFinite(box.rotation[2])) {
+        return std::nullopt;
+    }
+    const Mat3<T> toLocal = glm::transpose(box.rotation);
+    const Vec3<T> localOrigin = toLocal * (ray.origin - box.center);
+    const Vec3<T> inverseLocalDirection = T(1) / (toLocal * ray.direction);
+    const detail::SlabSpan<T> span =
+        detail::clipLineToSlabs(localOrigin, inverseLocalDirection, -box.halfExtents, box.halfExtents);
+    return detail::slabSolidHit(span, ray.maxT, inverseLocalDirection, [&](T t, int axis, bool highFace) {
+        return SurfaceHit<T>{t, ray.at(t), highFace ? box.rotation[axis] : -box.rotation[axis]};
+    });
+}
+
+}  // namespace analytic

@@ -1,0 +1,209 @@
+// Ray against triangle (SPEC T13). Whether the ray meets the triangle is decided watertight (Woop,
+// Benthin, Wald, "Watertight Ray/Triangle Intersection", JCGT 2(1), 2013): the ray is made the +z axis
+// of a sheared frame and each edge contributes a 2D edge function of its two sheared end points,
+// computed so that an edge shared by two triangles gives exactly opposite values in both. Where it
+// meets it (t) comes from the triangle's plane, whose normal is computed from the two shortest edges.
+//
+// What this guarantees, for triangles that share vertices bit for bit:
+// - The sign of each edge function is the exact orientation of the sheared (rounded) vertex positions:
+//   round to nearest is monotonic, so a difference of rounded products never has the wrong sign; when
+//   it is 0 the products are redone in a wider type (exact for float; for double the long double
+//   products can still round to 0, and a 0 counts as "on the edge", inside for both neighbours).
+// - So, seen along the ray, the triangles of a mesh tile the plane without gaps: a ray through a
+//   shared edge or vertex hits AT LEAST ONE of the triangles around it, never neither. Two triangles on
+//   either side of an edge are both hit only when the ray passes exactly through the edge in the
+//   sheared coordinates (edge function 0); a ray exactly through a vertex hits all triangles around it.
+// - Limits: the t-range test (0 <= t <= maxT) is done per triangle, so within rounding of t = 0 or
+//   t = maxT neighbours may disagree; a ray lying in a triangle's plane (within rounding) is no hit for
+//   that triangle, so a ray skimming along a surface can slip through an edge; a triangle whose normal
+//   is all rounding noise (zero area within rounding) is no hit, so a mesh that relies on zero-area
+//   triangles can leak along their rounded slivers.
+// The guarantee needs the products and differences rounded as written: do not compile with
+// -ffast-math or -ffp-contract=fast (FMA contraction would break the antisymmetry).
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "analytic/geometry/numeric.hpp"
+
+namespace analytic {
+
+template <class T> struct TriangleHit {
+    T t;
+    T u;  // point = (1 - u - v) a + u b + v c
+    T v;
+    Vec3<T> point;
+    Vec3<T> normal;  // unit, geometric normal (b - a) x (c - a), not flipped towards the ray
+    bool frontFace;  // the ray comes from the side the normal points to (sign of the watertight determinant)
+};
+
+// A ray prepared once for testing against many triangles (a mesh ray cast): the axis permutation and
+// the shear that make the ray the +z axis of a sheared frame.
+template <class T> struct WatertightRay {
+    Vec3<T> origin;
+    Vec3<T> direction;
+    T maxT;  // a traversal may shrink it to the closest hit found so far
+    int kx;  // kz is the dominant axis of the direction; kx, ky the others, ordered to keep the winding
+    int ky;
+    int kz;
+    T shearX;
+    T shearY;
+};
+
+namespace detail {
+
+// Products of T in a type that holds them exactly (float) or, where long double is wider than double
+// (x86), with 11 more bits (double).
+template <class T> using WiderThan = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+
+// Twice the signed area of the sheared triangle (origin, p, q): px qy - py qx. Antisymmetric to the
+// last bit (edgeFunction(q, p) == -edgeFunction(p, q)), which is what makes shared edges watertight.
+// The products are separate statements so that no compiler fuses one into an FMA.
+template <class T> T edgeFunction(T px, T py, T qx, T qy) {
+    const T pxqy = px * qy;
+    const T pyqx = py * qx;
+    const T value = pxqy - pyqx;
+    if (value != T(0)) return value;
+    // Zero may be an artefact of rounding the products; the wider products decide.
+    using Wide = WiderThan<T>;
+    const Wide widePxqy = Wide(px) * Wide(qy);
+    const Wide widePyqx = Wide(py) * Wide(qx);
+    return T(widePxqy - widePyqx);
+}
+
+// A vertex in the sheared frame where the ray is the +z axis: its coordinates across the ray.
+template <class T> struct ShearedVertex {
+    T x;
+    T y;
+};
+
+// v[axis] as selects, which compile to conditional moves (glm's operator[] is a switch).
+template <class T> T component(const Vec3<T>& v, int axis) { return axis == 0 ? v.x : axis == 1 ? v.y : v.z; }
+
+template <class T> WatertightRay<T> watertightRayOf(const Ray<T>& ray) {
+    const Vec3<T> magnitude = glm::abs(ray.direction);
+    const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
+                                              : (magnitude.y >= magnitude.z ? 1 : 2);
+    int kx = (kz + 1) % 3;
+    int ky = (kx + 1) % 3;
+    // Swapping the two other axes for a negative dominant component keeps the sheared frame
+    // right-handed, so a front face has a positive determinant whatever the direction.
+    const T dz = component(ray.direction, kz);
+    if (dz < T(0)) std::swap(kx, ky);
+    return {ray.origin,
+            ray.direction,
+            ray.maxT,
+            kx,
+            ky,
+            kz,
+            component(ray.direction, kx) / dz,
+            component(ray.direction, ky) / dz};
+}
+
+template <class T> ShearedVertex<T> shearVertex(const WatertightRay<T>& ray, const Vec3<T>& vertex) {
+    const Vec3<T> relative = vertex - ray.origin;
+    const T along = component(relative, ray.kz);
+    return {component(relative, ray.kx) - ray.shearX * along,
+            component(relative, ray.ky) - ray.shearY * along};
+}
+
+// The triangle's normal (b - a) x (c - a), computed at the vertex opposite the longest edge (from the
+// two shortest edges, which rounds least: a needle triangle keeps an accurate normal), with what the
+// rounding bound needs.
+template <class T> struct GeometricNormal {
+    Vec3<T> normal;
+    Vec3<T> corner;     // the vertex the two edges start from
+    T edgeProductNorm;  // |edge1|_inf * |edge2|_inf: the scale of the normal's rounding error
+};
+
+template <class T> GeometricNormal<T> geometricNormal(const Triangle<T>& triangle) {
+    const Vec3<T> ab = triangle.b - triangle.a;
+    const Vec3<T> bc = triangle.c - triangle.b;
+    const Vec3<T> ca = triangle.a - triangle.c;
+    const T lengthAb = maxAbsComponent(ab);
+    const T lengthBc = maxAbsComponent(bc);
+    const T lengthCa = maxAbsComponent(ca);
+    // Each cyclic corner gives the same normal: (b-a)x(c-a) = (c-b)x(a-b) = (a-c)x(b-c).
+    if (lengthBc >= lengthAb && lengthBc >= lengthCa) {
+        return {glm::cross(ab, -ca), triangle.a, lengthAb * lengthCa};
+    }
+    if (lengthCa >= lengthAb) return {glm::cross(bc, -ab), triangle.b, lengthBc * lengthAb};
+    return {glm::cross(ca, -bc), triangle.c, lengthCa * lengthBc};
+}
+
+// The ray lies in the triangle's plane within rounding: approach = normal . direction and height =
+// normal . (corner - origin) are both within their rounding bounds of 0. A dot product of the computed
+// normal with a vector w is off by less than 48 u |edge1| |edge2| |w| (each normal component by 8 u
+// |edge1| |edge2|: two products of rounded edges and a difference); the bound takes twice that. It is
+// relative, so no scale is special. A degenerate triangle, whose normal is all rounding noise, passes
+// this test for every ray: zero-area triangles are no hit.
+template <class T> constexpr T planeRoundingBound = 96 * unitRoundoff<T>;
+
+template <class T> bool liesInPlane(const GeometricNormal<T>& geometric, T approach, T height,
+                                    const WatertightRay<T>& ray, const Vec3<T>& toCorner) {
+    const T bound = planeRoundingBound<T> * geometric.edgeProductNorm;
+    return std::abs(approach) <= bound * maxAbsComponent(ray.direction) &&
+           std::abs(height) <= bound * maxAbsComponent(toCorner);
+}
+
+}  // namespace detail
+
+// Nothing for an unusable ray (non-finite, zero direction, negative maxT).
+template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const Ray<T>& ray) {
+    if (!isValidRay(ray)) return std::nullopt;
+    return detail::watertightRayOf(ray);
+}
+
+// The many-triangle form: the per-ray setup is in makeWatertightRay. The hit has t in [0, ray.maxT].
+// No hit for a ray in the triangle's plane, a degenerate (zero-area) triangle, a non-finite vertex, or
+// a back face when culling back faces.
+template <class T>
+std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, const Triangle<T>& triangle,
+                                                   FaceCulling culling = FaceCulling::None) {
+    using detail::edgeFunction;
+    const detail::ShearedVertex<T> a = detail::shearVertex(ray, triangle.a);
+    const detail::ShearedVertex<T> b = detail::shearVertex(ray, triangle.b);
+    const detail::ShearedVertex<T> c = detail::shearVertex(ray, triangle.c);
+    // Edge functions of the edges opposite a, b and c: the unnormalised barycentric weights.
+    const T weightA = edgeFunction(c.x, c.y, b.x, b.y);
+    const T weightB = edgeFunction(a.x, a.y, c.x, c.y);
+    const T weightC = edgeFunction(b.x, b.y, a.x, a.y);
+    const bool anyNegative = weightA < T(0) || weightB < T(0) || weightC < T(0);
+    const bool anyPositive = weightA > T(0) || weightB > T(0) || weightC > T(0);
+    if (anyNegative && (anyPositive || culling == FaceCulling::BackFaces)) return std::nullopt;
+    // The weights share a sign, so the sum is 0 only when all are: the line meets the triangle edge-on.
+    // (NaN, from non-finite or overflowing input, goes on and is rejected below.)
+    const T determinant = weightA + weightB + weightC;
+    if (determinant == T(0)) return std::nullopt;
+
+    // The line crosses the triangle (this path is off the many misses of a mesh ray cast). t comes from
+    // the plane through the accurate normal rather than from interpolating the sheared vertices' depths
+    // with the weights: those lose accuracy on thin triangles, the plane does not.
+    if (!isFinite(triangle.a) || !isFinite(triangle.b) || !isFinite(triangle.c)) return std::nullopt;
+    const detail::GeometricNormal<T> geometric = detail::geometricNormal(triangle);
+    const Vec3<T> toCorner = geometric.corner - ray.origin;
+    const T approach = glm::dot(geometric.normal, ray.direction);
+    const T height = glm::dot(geometric.normal, toCorner);
+    const T t = height / approach;
+    if (!(std::isfinite(t) && t >= T(0) && t <= ray.maxT)) return std::nullopt;
+    if (detail::liesInPlane(geometric, approach, height, ray, toCorner)) return std::nullopt;
+    const T inverseDeterminant = T(1) / determinant;
+    return TriangleHit<T>{t,
+                          weightB * inverseDeterminant,
+                          weightC * inverseDeterminant,
+                          ray.origin + t * ray.direction,
+                          unitVector(geometric.normal),
+                          determinant > T(0)};
+}
+
+template <class T>
+std::optional<TriangleHit<T>> intersectRayTriangle(const Ray<T>& ray, const Triangle<T>& triangle,
+                                                   FaceCulling culling = FaceCulling::None) {
+    if (!isValidRay(ray)) return std::nullopt;
+    return intersectRayTriangle(detail::watertightRayOf(ray), triangle, culling);
+}
+
+}  // namespace analytic
