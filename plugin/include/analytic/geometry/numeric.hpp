@@ -45,9 +45,12 @@ template <class T, int N> T maxAbsComponent(const VecN<T, N>& v) {
     return largest;
 }
 
-// v / |v| without overflow or underflow in |v|: scales by the largest component first. v must be
-// finite and not zero.
+// v / |v| for a finite v that is not zero. The plain form when |v|^2 is a normal number; otherwise
+// v is scaled by its largest component first, so |v|^2 cannot overflow or underflow.
 template <class T, int N> VecN<T, N> unitVector(const VecN<T, N>& v) {
+    const T length2 = glm::dot(v, v);
+    if (length2 >= std::numeric_limits<T>::min() && length2 <= std::numeric_limits<T>::max())
+        return v * (T(1) / std::sqrt(length2));
     const VecN<T, N> scaled = v / maxAbsComponent(v);
     return scaled / std::sqrt(glm::dot(scaled, scaled));
 }
