@@ -1,0 +1,440 @@
+// The plane tests of document 002 except the moving sphere (sphere_sweep.hpp): ray (T5), point (T6),
+// sphere (T7), oriented ellipsoid (T9), triangle (T10), axis-aligned box (T11) and oriented box (T12)
+// against a plane.
+//
+// Shared conventions:
+// - The signed distance of p is dot(normal, p) - offset, positive in front of the plane.
+// - "On the plane" means |distance| <= relativeTolerance * (sum_i |normal_i p_i| + |offset|). That sum
+//   bounds the rounding error of the distance, so the test means the same at every scale and every
+//   distance from the origin; never exact 0 (document 002's defect), never an absolute epsilon. A vertex is
+//   classified by its own coordinates only, so a vertex shared by two triangles gets one answer.
+// - For contacts the plane bounds a solid half-space behind it, as Bullet's btStaticPlaneShape does: depth
+//   is how far a shape reaches behind the plane, and the contact normal is the plane normal. The document's
+//   two-sided question "does the plane cut the solid" is span.side() == SolidPlaneSide::Crossing.
+// - Non-finite input, a normal whose length is not 1 within unitNormalTolerance, negative sizes or
+//   tolerances, a zero-area triangle, and results that overflow T give std::nullopt, never a NaN.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "analytic/geometry/numeric.hpp"
+
+namespace analytic {
+
+// Several times the rounding error of a signed distance (4 units of its scale), so that points which
+// were constructed on the plane in T are classified as on it.
+template <class T> constexpr T defaultPlaneTolerance = T(32) * unitRoundoff<T>;
+
+// How far |normal|^2 may be from 1: normalising in T leaves a few units, converting from double to float one.
+template <class T> constexpr T unitNormalTolerance = T(256) * unitRoundoff<T>;
+
+enum class PlaneSide { Back = -1, On = 0, Front = 1 };
+
+template <class T> struct PointPlaneClassification {
+    T signedDistance;
+    PlaneSide side;
+};
+
+// Parallel: over the whole ray the distance changes by no more than the tolerance of the numbers it is
+// computed from: |n . d| <= relativeTolerance * (sum_i |n_i d_i| + distanceScale(origin) / maxT), which
+// for an unbounded ray is the direction alone, and holds for any ray of length 0; the origin is off the
+// plane. InPlane: parallel, with the origin on the plane. Neither gives a point.
+enum class RayPlaneOutcome { Hit, Miss, Parallel, InPlane };
+
+template <class T> struct RayPlaneIntersection {
+    RayPlaneOutcome outcome;
+    // For Hit (zero otherwise): t in [0, maxT]; the normal is the plane's, turned against the direction (so
+    // it faces the side the ray comes from; it equals plane.normal when the ray meets the front).
+    SurfaceHit<T> hit;
+};
+
+// Crossing: the plane cuts or touches the solid.
+enum class SolidPlaneSide { Front, Crossing, Back };
+
+// The signed distances that the points of a convex solid take: centerDistance -+ projectedRadius.
+template <class T> struct PlaneSpan {
+    T centerDistance;
+    T projectedRadius;
+    // Distances within this of zero count as on the plane: relative tolerance times the case's scale.
+    T tolerance;
+
+    T nearestDistance() const { return centerDistance - projectedRadius; }
+    T farthestDistance() const { return centerDistance + projectedRadius; }
+    // How far the solid reaches into the half-space behind the plane; negative while it is clear of it.
+    T depth() const { return projectedRadius - centerDistance; }
+    SolidPlaneSide side() const {
+        if (nearestDistance() > tolerance) return SolidPlaneSide::Front;
+        if (farthestDistance() < -tolerance) return SolidPlaneSide::Back;
+        return SolidPlaneSide::Crossing;
+    }
+    // Touching or penetrating the half-space, or closer to it than margin.
+    bool overlapsHalfSpace(T margin = T(0)) const { return nearestDistance() <= margin + tolerance; }
+};
+
+// What Bullet's manifold stores for one contact: the point on the shape, the point on the plane below or
+// above it, and the penetration depth (negative for a point in front of the plane).
+template <class T> struct PlaneContactPoint {
+    Vec3<T> onShape;
+    Vec3<T> onPlane;
+    T depth;
+};
+
+// Sphere or ellipsoid against the half-space: deepest is the shape's support point in -normal (its point
+// deepest behind the plane, or nearest to it when separated), given whether or not they overlap.
+template <class T> struct SolidPlaneContact {
+    PlaneSpan<T> span;
+    PlaneContactPoint<T> deepest;
+    Vec3<T> normal;
+};
+
+template <class T> struct AabbPlaneClassification {
+    PlaneSpan<T> span;  // nearestDistance() and farthestDistance() are those of the two vertices below
+    Vec3<T> nearestVertex;
+    Vec3<T> farthestVertex;
+};
+
+// Up to four box corners whose distance is at most the contact margin (plus the on-plane tolerance),
+// deepest first. When more than four are that close, the four deepest: for a box whose face is parallel
+// to the plane these are that face's corners. Points past pointCount are zero.
+template <class T> struct BoxPlaneContact {
+    PlaneSpan<T> span;
+    Vec3<T> normal;
+    int pointCount;
+    std::array<PlaneContactPoint<T>, 4> points;
+};
+
+// Separated: all vertices strictly on one side. VertexTouch: one vertex on the plane, the others on one
+// side (segment = that vertex twice). EdgeInPlane: two vertices on the plane (segment = that edge).
+// Crossing: vertices on both sides (segment = the cut, from vertices on the plane or edges that cross it).
+// Coplanar: all three vertices on the plane (no segment; the triangle itself is the intersection).
+enum class TrianglePlaneCut { Separated, VertexTouch, EdgeInPlane, Crossing, Coplanar };
+
+template <class T> struct TrianglePlaneIntersection {
+    TrianglePlaneCut kind;
+    Vec3<T> vertexDistances;         // signed distances of a, b, c
+    std::array<Vec3<T>, 2> segment;  // zero when Separated or Coplanar
+
+    bool overlaps() const { return kind != TrianglePlaneCut::Separated; }
+};
+
+// Named apart from other families' helpers: headers of several families meet in one translation unit.
+namespace plane_tests_detail {
+
+// The length test also rejects a normal with a NaN or an infinity.
+template <class T> inline bool isValidPlane(const Plane<T>& plane) {
+    return std::abs(glm::dot(plane.normal, plane.normal) - T(1)) <= unitNormalTolerance<T> &&
+           detail::allFinite(plane.offset);
+}
+
+template <class T> inline bool isValidSize(T size) { return detail::allFinite(size) && size >= T(0); }
+
+template <class T> inline bool isValidSize(const Vec3<T>& sizes) {
+    return detail::allFinite(sizes) && std::min({sizes.x, sizes.y, sizes.z}) >= T(0);
+}
+
+// glm::abs compiles to a branch per component, std::abs to a mask.
+template <class T> inline Vec3<T> absolute(const Vec3<T>& v) {
+    return {std::abs(v.x), std::abs(v.y), std::abs(v.z)};
+}
+
+template <class T> inline T signedDistance(const Vec3<T>& point, const Plane<T>& plane) {
+    return glm::dot(plane.normal, point) - plane.offset;
+}
+
+// The magnitudes that signedDistance adds up: its rounding error is a few units of this.
+template <class T> inline T distanceScale(const Vec3<T>& point, const Plane<T>& plane) {
+    return glm::dot(absolute(plane.normal), absolute(point)) + std::abs(plane.offset);
+}
+
+// Without branches: the side of a random point is unpredictable.
+template <class T> inline PlaneSide sideOf(T distance, T tolerance) {
+    return PlaneSide(int(distance > tolerance) - int(distance < -tolerance));
+}
+
+// size bounds the rounding error of projectedRadius, in the units distanceScale uses.
+template <class T> inline PlaneSpan<T> makeSpan(const Vec3<T>& center, T projectedRadius, T size,
+                                                const Plane<T>& plane, T relativeTolerance) {
+    return {signedDistance(center, plane), projectedRadius,
+            relativeTolerance * (distanceScale(center, plane) + size)};
+}
+
+template <class T> inline bool isFinite(const PlaneSpan<T>& span) {
+    return detail::allFinite(span.centerDistance, span.projectedRadius, span.tolerance);
+}
+
+template <class T> inline bool isFinite(const PlaneContactPoint<T>& point) {
+    return detail::allFinite(point.onShape, point.onPlane, point.depth);
+}
+
+template <class T>
+inline PlaneContactPoint<T> contactPoint(const Vec3<T>& onShape, T depth, const Vec3<T>& normal) {
+    return {onShape, onShape + depth * normal, depth};
+}
+
+// Built in place, as intersectRayPlane explains.
+template <class T> inline std::optional<SolidPlaneContact<T>> solidContact(const PlaneSpan<T>& span,
+                                                                           const Vec3<T>& deepestPoint,
+                                                                           const Vec3<T>& normal) {
+    std::optional<SolidPlaneContact<T>> result;
+    SolidPlaneContact<T>& contact = result.emplace();
+    contact.span = span;
+    contact.deepest = contactPoint(deepestPoint, span.depth(), normal);
+    contact.normal = normal;
+    if (!isFinite(span) || !isFinite(contact.deepest)) result.reset();
+    return result;
+}
+
+template <class T> struct LengthAndDirection {
+    T length;
+    Vec3<T> direction;  // zero for the zero vector
+};
+
+// Squares in the normal range of T take the fast path; otherwise scale first so that nothing overflows
+// or loses precision to underflow.
+template <class T> inline LengthAndDirection<T> lengthAndDirection(const Vec3<T>& v) {
+    const T squared = glm::dot(v, v);
+    if (squared >= std::numeric_limits<T>::min() && squared <= std::numeric_limits<T>::max()) {
+        const T length = std::sqrt(squared);
+        return {length, v * (T(1) / length)};
+    }
+    if (v == Vec3<T>(0)) return {T(0), Vec3<T>(0)};
+    const Vec3<T> direction = unitVector(v);
+    return {glm::dot(v, direction), direction};
+}
+
+}  // namespace plane_tests_detail
+
+// T6. Signed distance of the point and its side; on the plane within relativeTolerance of the scale.
+template <class T> inline std::optional<PointPlaneClassification<T>> classifyPointPlane(
+    const Vec3<T>& point, const Plane<T>& plane,
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace plane_tests_detail;
+    if (!isValidPlane(plane) || !detail::allFinite(point) || !isValidSize(relativeTolerance))
+        return std::nullopt;
+    const T distance = signedDistance(point, plane);
+    if (!detail::allFinite(distance)) return std::nullopt;
+    return PointPlaneClassification<T>{distance,
+                                       sideOf(distance, relativeTolerance * distanceScale(point, plane))};
+}
+
+// T5. Where the ray (a segment when maxT = 1) meets the plane. An origin on the plane is a hit at t = 0
+// and an end (origin + maxT direction) on the plane a hit at maxT, whichever way the ray runs, so chained
+// segments through a point on the plane never miss it.
+template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPlane(
+    const Ray<T>& ray, const Plane<T>& plane,
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace plane_tests_detail;
+    // Every return returns result, so it is built in place: copying a result assembled elsewhere costs
+    // more than the test (stores of mixed widths stall the reload).
+    std::optional<RayPlaneIntersection<T>> result;
+    if (!isValidRay(ray) || !isValidPlane(plane) || !isValidSize(relativeTolerance)) return result;
+    RayPlaneIntersection<T>& intersection = result.emplace();
+    const T originDistance = signedDistance(ray.origin, plane);
+    const T originScale = distanceScale(ray.origin, plane);
+    const bool originOnPlane = std::abs(originDistance) <= relativeTolerance * originScale;
+    const T approach = glm::dot(plane.normal, ray.direction);  // change of the distance per unit of t
+    // Parallel when |approach| <= tol * (sum_i |n_i d_i| + originScale / maxT), tested without the division
+    // (the product overflows to inf, rightly not parallel, when maxT is huge).
+    const T excess =
+        std::abs(approach) - relativeTolerance * glm::dot(absolute(plane.normal), absolute(ray.direction));
+    if (excess <= T(0) || excess * ray.maxT <= relativeTolerance * originScale) {
+        intersection.outcome = originOnPlane ? RayPlaneOutcome::InPlane : RayPlaneOutcome::Parallel;
+        return result;
+    }
+    intersection.outcome = RayPlaneOutcome::Miss;
+    const auto hitAt = [&](T t) {
+        const Vec3<T> point = ray.at(t);
+        if (!detail::allFinite(point)) return;  // an unbounded ray can meet the plane beyond the range of T
+        intersection.outcome = RayPlaneOutcome::Hit;
+        intersection.hit = {t, point, approach < T(0) ? plane.normal : -plane.normal};
+    };
+    const T t = -originDistance / approach;
+    if (originOnPlane) {
+        hitAt(T(0));
+    } else if (t >= T(0) && t <= ray.maxT) {
+        hitAt(t);
+    } else if (detail::allFinite(ray.maxT)) {
+        const Vec3<T> end = ray.at(ray.maxT);
+        if (std::abs(signedDistance(end, plane)) <= relativeTolerance * distanceScale(end, plane))
+            hitAt(ray.maxT);
+    }
+    return result;
+}
+
+// T7. The sphere against the half-space behind the plane: its centre's signed distance
+// (span.centerDistance), overlap (span.side(), span.overlapsHalfSpace()), depth, and the contact: the
+// sphere's deepest point, its projection on the plane, and the plane normal.
+template <class T> inline std::optional<SolidPlaneContact<T>> collideSpherePlane(
+    const Sphere<T>& sphere, const Plane<T>& plane,
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace plane_tests_detail;
+    if (!isValidPlane(plane) || !detail::allFinite(sphere.center) || !isValidSize(sphere.radius) ||
+        !isValidSize(relativeTolerance))
+        return std::nullopt;
+    return solidContact(makeSpan(sphere.center, sphere.radius, sphere.radius, plane, relativeTolerance),
+                        sphere.center - sphere.radius * plane.normal, plane.normal);
+}
+
+// T9. An oriented ellipsoid against the half-space: projected radius sqrt(sum_i (radius_i (n . axis_i))^2),
+// the centre's signed separation, overlap, depth, and the deepest point (the support point in -n).
+template <class T> inline std::optional<SolidPlaneContact<T>> collideEllipsoidPlane(
+    const Ellipsoid<T>& ellipsoid, const Plane<T>& plane,
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace plane_tests_detail;
+    const Mat3<T>& rotation = ellipsoid.rotation;
+    if (!isValidPlane(plane) || !detail::allFinite(ellipsoid.center, rotation[0], rotation[1], rotation[2]) ||
+        !isValidSize(ellipsoid.radii) || !isValidSize(relativeTolerance))
+        return std::nullopt;
+    // The ellipsoid is centre + rotation * (radii * u) for |u| <= 1; the normal meets radii * u as the
+    // vector reach = radii * (n . axis_i), so the lowest point has u = -reach / |reach|.
+    const Vec3<T> reach = ellipsoid.radii * (plane.normal * rotation);
+    const LengthAndDirection<T> projection = lengthAndDirection(reach);
+    const T size = ellipsoid.radii.x + ellipsoid.radii.y + ellipsoid.radii.z;
+    return solidContact(makeSpan(ellipsoid.center, projection.length, size, plane, relativeTolerance),
+                        ellipsoid.center - rotation * (ellipsoid.radii * projection.direction), plane.normal);
+}
+
+// T10. How the plane meets the triangle and the segment it cuts. Vertices are classified as
+// classifyPointPlane does; a cut through an edge is computed from the edge's front vertex, so the
+// neighbouring triangle of a mesh gets the same point.
+template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectTrianglePlane(
+    const Triangle<T>& triangle, const Plane<T>& plane,
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace plane_tests_detail;
+    std::optional<TrianglePlaneIntersection<T>> result;  // built in place, as intersectRayPlane explains
+    if (!isValidPlane(plane) || !detail::allFinite(triangle.a, triangle.b, triangle.c) ||
+        !isValidSize(relativeTolerance) ||
+        glm::cross(triangle.b - triangle.a, triangle.c - triangle.a) == Vec3<T>(0))
+        return result;
+    // Pointers, not copies: copying the vertices into an array stalls on store forwarding.
+    const std::array<const Vec3<T>*, 3> vertices{&triangle.a, &triangle.b, &triangle.c};
+    TrianglePlaneIntersection<T>& cut = result.emplace();
+    Vec3<T>& distances = cut.vertexDistances;
+    std::array<PlaneSide, 3> sides;
+    int onPlaneCount = 0;
+    bool anyFront = false, anyBack = false;
+    for (int i = 0; i < 3; ++i) {
+        distances[i] = signedDistance(*vertices[i], plane);
+        sides[i] = sideOf(distances[i], relativeTolerance * distanceScale(*vertices[i], plane));
+        onPlaneCount += sides[i] == PlaneSide::On;
+        anyFront |= sides[i] == PlaneSide::Front;
+        anyBack |= sides[i] == PlaneSide::Back;
+    }
+    if (!detail::allFinite(distances)) {
+        result.reset();
+        return result;
+    }
+    if (onPlaneCount == 3) {
+        cut.kind = TrianglePlaneCut::Coplanar;
+        return result;
+    }
+    // Each vertex on the plane and each edge with its ends strictly on opposite sides gives one cut point:
+    // at most two once the coplanar case is out.
+    int pointCount = 0;
+    for (int i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3;
+        if (sides[i] == PlaneSide::On) cut.segment[pointCount++] = *vertices[i];
+        if (sides[i] != PlaneSide::On && sides[j] != PlaneSide::On && sides[i] != sides[j]) {
+            const auto [front, back] = sides[i] == PlaneSide::Front ? std::pair{i, j} : std::pair{j, i};
+            const T fraction = distances[front] / (distances[front] - distances[back]);
+            cut.segment[pointCount++] = *vertices[front] + fraction * (*vertices[back] - *vertices[front]);
+        }
+    }
+    if (anyFront && anyBack) {
+        cut.kind = TrianglePlaneCut::Crossing;
+    } else {
+        constexpr std::array<TrianglePlaneCut, 3> byOnPlaneCount{
+            TrianglePlaneCut::Separated, TrianglePlaneCut::VertexTouch, TrianglePlaneCut::EdgeInPlane};
+        cut.kind = byOnPlaneCount[onPlaneCount];
+        if (onPlaneCount == 1) cut.segment[1] = cut.segment[0];
+    }
+    return result;
+}
+
+// T11. The box's vertices nearest to and farthest from the back of the plane, and the span of distances
+// between them (span.side() is the overlap; nearestDistance() the nearest vertex's signed distance).
+template <class T> inline std::optional<AabbPlaneClassification<T>> classifyAabbPlane(
+    const Aabb<T>& box, const Plane<T>& plane,
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace plane_tests_detail;
+    std::optional<AabbPlaneClassification<T>> result;  // built in place, as intersectRayPlane explains
+    // Halving first keeps the sum and the difference from overflowing.
+    const Vec3<T> center = T(0.5) * box.min + T(0.5) * box.max;
+    const Vec3<T> halfExtents = T(0.5) * box.max - T(0.5) * box.min;
+    if (!isValidPlane(plane) || !detail::allFinite(box.min, box.max) || !isValidSize(halfExtents) ||
+        !isValidSize(relativeTolerance))
+        return result;
+    const T projectedRadius = glm::dot(absolute(plane.normal), halfExtents);
+    AabbPlaneClassification<T>& classification = result.emplace();
+    classification.span = makeSpan(center, projectedRadius, projectedRadius, plane, relativeTolerance);
+    for (int i = 0; i < 3; ++i) {
+        const bool positive = plane.normal[i] >= T(0);
+        classification.nearestVertex[i] = positive ? box.min[i] : box.max[i];
+        classification.farthestVertex[i] = positive ? box.max[i] : box.min[i];
+    }
+    if (!isFinite(classification.span)) result.reset();
+    return result;
+}
+
+// T12. The box against the half-space: projected radius sum_i halfExtent_i |n . axis_i|, overlap,
+// penetration depth (span.depth()), and the corners within contactMargin (>= 0, Bullet's contact breaking
+// threshold) of the plane or behind it (see BoxPlaneContact), in one pass: a box resting on a face gives
+// its 4 corners, on an edge 2, on a corner 1.
+template <class T> inline std::optional<BoxPlaneContact<T>> collideObbPlane(
+    const Obb<T>& box, const Plane<T>& plane, std::type_identity_t<T> contactMargin = T(0),
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace plane_tests_detail;
+    const Mat3<T>& rotation = box.rotation;
+    if (!isValidPlane(plane) || !detail::allFinite(box.center, rotation[0], rotation[1], rotation[2]) ||
+        !isValidSize(box.halfExtents) || !isValidSize(contactMargin) || !isValidSize(relativeTolerance))
+        return std::nullopt;
+    // What each half axis halfExtent_i * axis_i adds to the distance.
+    const Vec3<T> reach = box.halfExtents * (plane.normal * rotation);
+    const std::array<T, 3> absReach{std::abs(reach.x), std::abs(reach.y), std::abs(reach.z)};
+    const T size = box.halfExtents.x + box.halfExtents.y + box.halfExtents.z;
+    const PlaneSpan<T> span =
+        makeSpan(box.center, absReach[0] + absReach[1] + absReach[2], size, plane, relativeTolerance);
+    if (!isFinite(span)) return std::nullopt;
+
+    // The deepest corner takes each half axis with the sign that lowers the distance; flipping axis i
+    // raises the distance by 2 |reach_i|. With the axes sorted by |reach|, the four deepest corners flip
+    // nothing, the smallest, the middle, then the largest alone or the two smaller together, whichever
+    // raises less (the two smaller on a tie, which keeps a face parallel to the plane together).
+    Vec3<T> deepestCorner = box.center;
+    std::array<Vec3<T>, 3> flips;
+    for (int i = 0; i < 3; ++i) {
+        const Vec3<T> lowering = std::copysign(box.halfExtents[i], -reach[i]) * rotation[i];
+        deepestCorner += lowering;
+        flips[i] = T(-2) * lowering;
+    }
+    int small = 0, middle = 1, large = 2;
+    if (absReach[small] > absReach[middle]) std::swap(small, middle);
+    if (absReach[middle] > absReach[large]) std::swap(middle, large);
+    if (absReach[small] > absReach[middle]) std::swap(small, middle);
+    const bool largeAlone = absReach[large] < absReach[small] + absReach[middle];
+    const std::array<Vec3<T>, 4> corners{
+        deepestCorner, deepestCorner + flips[small], deepestCorner + flips[middle],
+        largeAlone ? deepestCorner + flips[large] : deepestCorner + flips[small] + flips[middle]};
+    const std::array<T, 4> raises{T(0), 2 * absReach[small], 2 * absReach[middle],
+                                  2 * (largeAlone ? absReach[large] : absReach[small] + absReach[middle])};
+
+    std::array<PlaneContactPoint<T>, 4> points{};
+    const T threshold = contactMargin + span.tolerance;
+    int pointCount = 0;
+    // The raises grow, so the contacts come first.
+    for (; pointCount < 4 && span.nearestDistance() + raises[pointCount] <= threshold; ++pointCount)
+        points[pointCount] =
+            contactPoint(corners[pointCount], -(span.nearestDistance() + raises[pointCount]), plane.normal);
+    // A corner beyond the range of T makes its point on the plane non-finite too.
+    if (!detail::allFinite(points[0].onPlane, points[1].onPlane, points[2].onPlane, points[3].onPlane))
+        return std::nullopt;
+    return BoxPlaneContact<T>{span, plane.normal, pointCount, points};
+}
+
+}  // namespace analytic

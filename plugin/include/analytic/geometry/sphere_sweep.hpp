@@ -1,0 +1,357 @@
+// Swept (moving) sphere against static targets: the first time of impact, exactly. Document 002's T8
+// (dynamic sphere - plane) generalised to spheres, capsules, boxes and triangles.
+//
+// Motion: the sphere's centre travels path.at(t) = path.origin + t * path.direction for t in
+// [0, path.maxT]; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit fraction.
+// Each sweep is the ray test of the centre's path against the target grown by the sphere's radius
+// (their Minkowski sum): a sphere grows into a sphere, a capsule into a capsule, a box into a rounded
+// box, a triangle into a rounded slab. Nothing is padded along the velocity: the result is exact up to
+// rounding.
+//
+// A sphere that touches or overlaps the target at t = 0 gets t = 0, startsInContact, and the static
+// contact of closest_point.hpp / plane_tests.hpp (T7): the point of the target's surface nearest the
+// centre and the separating normal from it toward the centre (out of the nearest face for a centre
+// inside a box; where the nearest point fixes no direction, those functions' documented choice). This
+// holds also when the sphere moves away; callers that let it go check dot(normal, direction) >= 0.
+// A zero displacement is a static overlap query: t = 0 when touching, else no hit.
+//
+// Invalid input gives no hit, never a NaN: non-finite values (maxT = +inf is legal), a negative or NaN
+// maxT, negative radius or extents, what the static tests reject (a plane normal that is not unit
+// length, a triangle without area).
+#pragma once
+
+#include <cmath>
+#include <optional>
+
+#include "analytic/geometry/closest_point.hpp"
+#include "analytic/geometry/numeric.hpp"
+#include "analytic/geometry/plane_tests.hpp"
+#include "analytic/geometry/ray_box.hpp"
+#include "analytic/geometry/ray_capsule.hpp"
+#include "analytic/geometry/ray_sphere.hpp"
+#include "analytic/geometry/ray_triangle.hpp"
+
+namespace analytic {
+
+template <class T> struct SphereSweepHit {
+    T t;                   // time of impact in [0, path.maxT], in multiples of path.direction
+    Vec3<T> point;         // the contact point, on the target's surface
+    Vec3<T> normal;        // unit, from the target toward the sphere's centre
+    bool startsInContact;  // touching or overlapping at t = 0 (then t == 0)
+};
+
+// Named apart from other families' helpers: headers of several families meet in one translation unit.
+namespace sphere_sweep_detail {
+
+template <class T> bool isValidSweep(const Ray<T>& path, T radius) {
+    return isFinite(path.origin) && isFinite(path.direction) && path.maxT >= T(0) && isFinite(radius) &&
+           radius >= T(0);
+}
+
+// Where the centre's path meets the target grown by the radius, with the contact already moved back
+// onto the target; or that the path starts inside it (then contact is where the line entered).
+template <class T> struct GrownEntry {
+    SurfaceHit<T> contact;
+    bool startsInside;
+};
+
+template <class T> GrownEntry<T> grownEntry(const RaySolidHit<T>& crossing, T radius) {
+    const SurfaceHit<T>& entry = crossing.entry;
+    return {{entry.t, entry.point - radius * entry.normal, entry.normal}, crossing.originInside};
+}
+
+template <class T>
+std::optional<GrownEntry<T>> grownEntry(const std::optional<RaySolidHit<T>>& crossing, T radius) {
+    if (!crossing) return std::nullopt;
+    return grownEntry(*crossing, radius);
+}
+
+template <class T> SphereSweepHit<T> hitAtStart(const Contact<T>& contact) {
+    return {T(0), contact.pointOnB, contact.normal, true};
+}
+
+template <class T> std::optional<SphereSweepHit<T>> hitAtStart(const std::optional<Contact<T>>& contact) {
+    if (!contact) return std::nullopt;
+    return hitAtStart(*contact);
+}
+
+// Where a sphere centred at center touches the target: the target's point nearest the centre and the
+// normal from it. The target is its core grown by coreRadius (a sphere's centre, a capsule's axis; a
+// box or triangle is its own core); nearestCore(center) gives the core's point nearest the centre.
+template <class T, class NearestCore> SurfaceHit<T> touching(T t, const Vec3<T>& center,
+                                                             const NearestCore& nearestCore, T coreRadius,
+                                                             const Vec3<T>& fallbackNormal) {
+    const Vec3<T> core = nearestCore(center);
+    const Vec3<T> offset = center - core;
+    const Vec3<T> normal = offset == Vec3<T>(0) ? fallbackNormal : unitVector(offset);
+    return {t, core + coreRadius * normal, normal};
+}
+
+// The sweep once the grown target's entry is known. A start inside it is a contact at t = 0, described
+// by the static contact. Rounding may put the start just inside the grown target while the static
+// test finds it just outside: then the sphere touches, and the line's entry (which may lie far back
+// along a grazing path) says nothing about where; the nearest point does.
+template <class T, class ContactAtStart, class NearestCore>
+std::optional<SphereSweepHit<T>> sweepResult(const std::optional<GrownEntry<T>>& entry, const Ray<T>& path,
+                                             const ContactAtStart& contactAtStart,
+                                             const NearestCore& nearestCore, T coreRadius) {
+    if (!entry) return std::nullopt;
+    const SurfaceHit<T>& contact = entry->contact;
+    if (!entry->startsInside)
+        return SphereSweepHit<T>{contact.t, contact.point, contact.normal, contact.t == T(0)};
+    if (const std::optional<Contact<T>> atStart = contactAtStart()) return hitAtStart(*atStart);
+    const SurfaceHit<T> touch = touching(T(0), path.origin, nearestCore, coreRadius, contact.normal);
+    return SphereSweepHit<T>{T(0), touch.point, touch.normal, true};
+}
+
+// For targets whose grown form one ray test handles (sphere, capsule).
+template <class T, class CrossGrown, class ContactAtStart, class NearestCore>
+std::optional<SphereSweepHit<T>> sweepIntoGrownSolid(const Ray<T>& path, T radius,
+                                                     const CrossGrown& crossGrown,
+                                                     const ContactAtStart& contactAtStart,
+                                                     const NearestCore& nearestCore, T coreRadius) {
+    if (!isValidSweep(path, radius)) return std::nullopt;
+    if (path.direction == Vec3<T>(0)) return hitAtStart(contactAtStart());
+    return sweepResult(grownEntry(crossGrown(), radius), path, contactAtStart, nearestCore, coreRadius);
+}
+
+// The earliest entry of the path into the capsules of the given radius around the segments
+// from[i] - to[i], i < count; or that it starts inside one of them.
+template <class T> std::optional<GrownEntry<T>> earliestCapsuleEntry(const Ray<T>& path, T radius,
+                                                                     const Vec3<T>* from, const Vec3<T>* to,
+                                                                     int count) {
+    std::optional<GrownEntry<T>> earliest;
+    for (int i = 0; i < count; ++i) {
+        const std::optional<RaySolidHit<T>> crossing =
+            intersectRayCapsule(path, Capsule<T>{from[i], to[i], radius});
+        if (!crossing) continue;
+        if (crossing->originInside) return grownEntry(*crossing, radius);
+        if (!earliest || crossing->entry.t < earliest->contact.t) earliest = grownEntry(*crossing, radius);
+    }
+    return earliest;
+}
+
+// An edge or corner contact, moved to the target's point nearest the centre at the time of impact.
+// Where two capsules (or a capsule's side and its end sphere) are reached at times equal within
+// rounding, which one wins is noise, and so would be a contact point taken from it; the nearest point
+// is not.
+template <class T, class NearestPoint>
+std::optional<GrownEntry<T>> touchingNearest(std::optional<GrownEntry<T>> entry, const Ray<T>& path,
+                                             const NearestPoint& nearestPoint) {
+    if (!entry || entry->startsInside) return entry;
+    const SurfaceHit<T>& contact = entry->contact;
+    entry->contact = touching(contact.t, path.at(contact.t), nearestPoint, T(0), contact.normal);
+    return entry;
+}
+
+// The box [-halfExtents, halfExtents] rounded by radius, in the box's frame (Ericson, Real-Time
+// Collision Detection 5.5.7). The path meets the box grown by radius on all sides first. Where it
+// enters (or starts) in a face region, beyond the box along one axis only, the grown box is the
+// rounded box there; in an edge region (two axes) the rounded box is the edge's capsule, and in a
+// vertex region (three axes) the union of the capsules of the three edges meeting at the vertex.
+template <class T>
+std::optional<GrownEntry<T>> entryIntoRoundedBox(const Ray<T>& path, T radius, const Vec3<T>& halfExtents) {
+    const Vec3<T> grown = halfExtents + radius;
+    const std::optional<RaySolidHit<T>> crossing = intersectRayAabb(path, Aabb<T>{-grown, grown});
+    if (!crossing) return std::nullopt;
+    const bool startsInGrownBox = crossing->originInside;
+    const Vec3<T> first = startsInGrownBox ? path.origin : crossing->entry.point;
+    bool beyond[3];
+    int beyondCount = 0;
+    for (int i = 0; i < 3; ++i) {
+        // The entry face's axis is beyond even where rounding put the entry point back onto the box.
+        beyond[i] =
+            std::abs(first[i]) > halfExtents[i] || (!startsInGrownBox && crossing->entry.normal[i] != T(0));
+        beyondCount += beyond[i];
+    }
+    if (beyondCount <= 1 || radius == T(0)) return grownEntry(*crossing, radius);
+    Vec3<T> corner;
+    for (int i = 0; i < 3; ++i)
+        corner[i] = std::copysign(halfExtents[i], first[i]);
+    Vec3<T> from[3], to[3];
+    int edgeCount = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (beyond[axis] && beyondCount == 2) continue;  // the edge runs along the axis not beyond
+        from[edgeCount] = corner;
+        to[edgeCount] = corner;
+        to[edgeCount][axis] = -corner[axis];
+        ++edgeCount;
+    }
+    return touchingNearest(
+        earliestCapsuleEntry(path, radius, from, to, edgeCount), path,
+        [&](const Vec3<T>& center) { return glm::clamp(center, -halfExtents, halfExtents); });
+}
+
+// Solid boxes: the box's centre, axes (columns; identity for an AABB) and half extents.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereBox(const Ray<T>& path, T radius, const Obb<T>& box) {
+    const auto contactAtStart = [&] { return sphereObbContact(Sphere<T>{path.origin, radius}, box); };
+    if (!isValidSweep(path, radius) || !detail::isValidObb(box)) return std::nullopt;
+    if (path.direction == Vec3<T>(0)) return hitAtStart(contactAtStart());
+    const Mat3<T> toLocal = glm::transpose(box.rotation);
+    std::optional<GrownEntry<T>> entry =
+        entryIntoRoundedBox(Ray<T>{toLocal * (path.origin - box.center), toLocal * path.direction, path.maxT},
+                            radius, box.halfExtents);
+    if (entry) {
+        entry->contact.point = box.center + box.rotation * entry->contact.point;
+        entry->contact.normal = box.rotation * entry->contact.normal;
+    }
+    const auto nearestPoint = [&](const Vec3<T>& center) {
+        return box.center +
+               box.rotation * glm::clamp(toLocal * (center - box.center), -box.halfExtents, box.halfExtents);
+    };
+    return sweepResult(entry, path, contactAtStart, nearestPoint, T(0));
+}
+
+// side = +1 or -1 picks the face of the plane the sphere meets; signedDistance is the centre's.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const Ray<T>& path, T radius, const Plane<T>& plane,
+                                                      const SolidPlaneContact<T>& contactAtStart, T side) {
+    const Vec3<T> normal = side * plane.normal;
+    const T height = side * contactAtStart.span.centerDistance;
+    if (height <= radius) return SphereSweepHit<T>{T(0), contactAtStart.deepest.onPlane, normal, true};
+    // The height comes down to the radius at (d0 - r) / (d0 - d1) from the positive side and at
+    // (d0 + r) / (d0 - d1) from the negative side (d1 = the distance at t = 1).
+    const T approachRate = -glm::dot(normal, path.direction);
+    if (!(approachRate > T(0))) return std::nullopt;
+    const T t = (height - radius) / approachRate;
+    if (!(t <= path.maxT) || !isFinite(t)) return std::nullopt;
+    const Vec3<T> point = path.at(t) - radius * normal;
+    if (!isFinite(point)) return std::nullopt;
+    return SphereSweepHit<T>{t, point, normal, false};
+}
+
+}  // namespace sphere_sweep_detail
+
+// Sphere of the given radius along path against a solid sphere.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereSphere(const Ray<T>& path, T radius, const Sphere<T>& target) {
+    return sphere_sweep_detail::sweepIntoGrownSolid(
+        path, radius,
+        [&] {
+            return intersectRaySphere(path, Sphere<T>{target.center, target.radius + radius});
+        },
+        [&] {
+            return sphereSphereContact(Sphere<T>{path.origin, radius}, target);
+        },
+        [&](const Vec3<T>&) { return target.center; }, target.radius);
+}
+
+// Against a capsule (all points within target.radius of the segment a - b).
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereCapsule(const Ray<T>& path, T radius, const Capsule<T>& target) {
+    return sphere_sweep_detail::sweepIntoGrownSolid(
+        path, radius,
+        [&] {
+            return intersectRayCapsule(path, Capsule<T>{target.a, target.b, target.radius + radius});
+        },
+        [&] {
+            return sphereCapsuleContact(Sphere<T>{path.origin, radius}, target);
+        },
+        [&](const Vec3<T>& center) {
+            const std::optional<SegmentPoint<T>> onAxis = closestPointOnSegment(center, target.a, target.b);
+            return onAxis ? onAxis->point : target.a;
+        },
+        target.radius);
+}
+
+// Against a solid oriented box.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereObb(const Ray<T>& path, T radius, const Obb<T>& target) {
+    return sphere_sweep_detail::sweepSphereBox(path, radius, target);
+}
+
+// Against a solid axis-aligned box.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereAabb(const Ray<T>& path, T radius, const Aabb<T>& target) {
+    if (!isFinite(target.min) || !isFinite(target.max) ||
+        !glm::all(glm::lessThanEqual(target.min, target.max)))
+        return std::nullopt;
+    return sphere_sweep_detail::sweepSphereBox(
+        path, radius,
+        Obb<T>{(target.min + target.max) / T(2), Mat3<T>(T(1)), (target.max - target.min) / T(2)});
+}
+
+// T8. Against a plane as the solid half-space behind it, dot(normal, x) <= offset, as Bullet's
+// btStaticPlaneShape and T7: a sphere whose centre is behind the plane overlaps it, whichever way it
+// moves (t = 0). The contact normal is the plane normal.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSpherePlane(const Ray<T>& path, T radius, const Plane<T>& plane) {
+    using namespace sphere_sweep_detail;
+    if (!isValidSweep(path, radius)) return std::nullopt;
+    const std::optional<SolidPlaneContact<T>> contactAtStart =
+        collideSpherePlane(Sphere<T>{path.origin, radius}, plane);
+    if (!contactAtStart) return std::nullopt;
+    return sweepTowardPlaneSide(path, radius, plane, *contactAtStart, T(1));
+}
+
+// T8 for a plane as an infinitely thin two-sided sheet: the sphere meets the face on the side its
+// centre starts on (the normal is turned toward it), and overlaps when it reaches across the plane. A
+// centre exactly on the plane takes the side it comes from (the positive side when it moves along the
+// plane or not at all).
+template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(const Ray<T>& path, T radius,
+                                                                             const Plane<T>& plane) {
+    using namespace sphere_sweep_detail;
+    if (!isValidSweep(path, radius)) return std::nullopt;
+    const std::optional<SolidPlaneContact<T>> contactAtStart =
+        collideSpherePlane(Sphere<T>{path.origin, radius}, plane);
+    if (!contactAtStart) return std::nullopt;
+    const T signedDistance = contactAtStart->span.centerDistance;
+    const bool positiveSide =
+        signedDistance > T(0) || (signedDistance == T(0) && glm::dot(plane.normal, path.direction) <= T(0));
+    return sweepTowardPlaneSide(path, radius, plane, *contactAtStart, positiveSide ? T(1) : T(-1));
+}
+
+// Against a triangle (a two-sided surface, not a solid). The first contact is the face (the sphere's
+// lowest point meeting the triangle) or else the earliest of the three edge capsules, each tested: a
+// single capsule picked by a heuristic misses contacts (PhysX issue #501). A triangle with no area gives
+// no hit; a sliver thinner than the rounding of its normal meets the sphere at its edges only.
+// FaceCulling::BackFaces makes the triangle one-sided for meshes: a sphere whose centre starts behind it, or
+// that moves toward its front side, passes through.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereTriangle(const Ray<T>& path, T radius, const Triangle<T>& target,
+                                                     FaceCulling culling = FaceCulling::None) {
+    using namespace sphere_sweep_detail;
+    if (!isValidSweep(path, radius) || !isFinite(target.a) || !isFinite(target.b) || !isFinite(target.c))
+        return std::nullopt;
+    const Vec3<T> areaNormal = glm::cross(target.b - target.a, target.c - target.a);
+    if (areaNormal == Vec3<T>(0) || !isFinite(areaNormal)) return std::nullopt;
+    const Vec3<T> frontNormal = unitVector(areaNormal);
+    const T signedDistance = glm::dot(frontNormal, path.origin - target.a);
+    const T normalSpeed = glm::dot(frontNormal, path.direction);
+    if (culling == FaceCulling::BackFaces && (signedDistance < T(0) || normalSpeed > T(0)))
+        return std::nullopt;
+    const auto contactAtStart = [&]() -> std::optional<Contact<T>> {
+        const std::optional<TriangleContact<T>> contact =
+            sphereTriangleContact(Sphere<T>{path.origin, radius}, target);
+        if (!contact) return std::nullopt;
+        return contact->contact;
+    };
+    const T height = std::abs(signedDistance);
+    if (height <= radius) {
+        if (const std::optional<Contact<T>> contact = contactAtStart()) return hitAtStart(*contact);
+    } else if (!(signedDistance * normalSpeed < T(0))) {
+        return std::nullopt;  // clear of the plane and not approaching it
+    } else {
+        // The face can be the first contact only now: the sphere's lowest point meets the triangle.
+        const Vec3<T> faceNormal = signedDistance > T(0) ? frontNormal : -frontNormal;
+        const std::optional<TriangleHit<T>> face = intersectRayTriangle(
+            Ray<T>{path.origin - radius * faceNormal, path.direction, path.maxT}, target);
+        // The hit's normal is the ray test's, computed from the triangle's shortest edges (sharper for
+        // needles than frontNormal).
+        if (face)
+            return SphereSweepHit<T>{face->t, face->point,
+                                     signedDistance > T(0) ? face->normal : -face->normal, face->t == T(0)};
+    }
+    if (path.direction == Vec3<T>(0)) return std::nullopt;
+    const Vec3<T> from[3] = {target.a, target.b, target.c};
+    const Vec3<T> to[3] = {target.b, target.c, target.a};
+    const auto nearestPoint = [&](const Vec3<T>& center) {
+        const std::optional<TrianglePoint<T>> nearest = closestPointOnTriangle(center, target);
+        return nearest ? nearest->point : center;
+    };
+    return sweepResult(touchingNearest(earliestCapsuleEntry(path, radius, from, to, 3), path, nearestPoint),
+                       path, contactAtStart, nearestPoint, T(0));
+}
+
+}  // namespace analytic

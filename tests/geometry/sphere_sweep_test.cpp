@@ -1,0 +1,1024 @@
+// Swept spheres against spheres, capsules, boxes, planes and triangles, checked against an exact
+// long-double oracle that shares nothing with the core: the first root of distance(c(t)) = r, found by
+// a convex minimisation and bracketing (tests/reference/sweep_reference.hpp) on the distances of
+// tests/reference/distance_reference.hpp.
+#include "analytic/geometry/sphere_sweep.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "reference/distance_reference.hpp"
+#include "reference/sweep_reference.hpp"
+#include "support/test_support.hpp"
+
+namespace analytic {
+namespace {
+
+using reference::SweepOutcome;
+using test::Random;
+using test::Real;
+using test::RealVec3;
+using test::widen;
+
+// ---------------------------------------------------------------------------------------------------
+// Stated bounds. M is the case's magnitude: the largest absolute coordinate among the inputs (start
+// and end of the centre's path, the target's points) and the sizes. The inputs themselves are only
+// known to u * M (u = unit roundoff of T), so every error is bounded in units of u * M.
+template <class T> struct Bounds {
+    static constexpr Real u = Real(unitRoundoff<T>);
+    // Hit/miss is compared except when min_t f(t) (f = distance - r), f(0) or f(maxT) lie within this
+    // of 0: grazing, touching at the start, or touching at the end.
+    static constexpr Real tangencyBand = 128 * u;
+    // |f(t_core)|: the sphere touches the target at the reported time.
+    static constexpr Real residual = 64 * u;
+    // |t_core - t_ref| * |v| * s, with s = -n . v / |v| the rate of approach at t_ref (the time error
+    // is the distance error divided by that rate; grazing cases are left to the residual check).
+    static constexpr Real timeTimesApproach = 64 * u;
+    // |point_core - point_ref| / (1 + D / L), where point_ref is the target point nearest c(t_core), D
+    // its distance from c(t_core) and L as below: the point lies D along the normal (for a start deep
+    // inside a sphere or capsule, D is up to its radius while L may be small).
+    static constexpr Real point = 64 * u;
+    // Angle (radians) between normal_core and the reference normal at c(t_core), times L / M, where L
+    // is the length of the offset that sets the normal (about r at impact; for a start inside a sphere
+    // the distance to its centre, inside a box how much nearer the nearest face is than the next).
+    static constexpr Real normalAngle = 64 * u;
+    // Normals and points are not compared where L is below this (no direction is defined there).
+    static constexpr Real undefinedNormal = 1024 * u;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Reference models of the targets in long double: the signed distance (negative inside a solid), the
+// nearest point of the surface, also for a point inside, and the length of the offset that sets the
+// normal's direction (its error is u * M over that length; near zero no direction is defined).
+
+struct SphereModel {
+    RealVec3 center;
+    Real radius;
+    Real signedDistance(const RealVec3& p) const {
+        return reference::signedDistancePointSphere(p, center, radius);
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const { return center + radius * glm::normalize(p - center); }
+    Real normalConditioning(const RealVec3& p) const { return glm::length(p - center); }
+};
+
+struct CapsuleModel {
+    RealVec3 a, b;
+    Real radius;
+    Real signedDistance(const RealVec3& p) const {
+        return reference::signedDistancePointCapsule(p, a, b, radius);
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        const RealVec3 axisPoint = reference::closestPointOnSegment(p, a, b).point;
+        return axisPoint + radius * glm::normalize(p - axisPoint);
+    }
+    Real normalConditioning(const RealVec3& p) const { return reference::distancePointSegment(p, a, b); }
+};
+
+struct ObbModel {
+    RealVec3 center;
+    Mat3<Real> rotation;
+    RealVec3 halfExtents;
+    Real signedDistance(const RealVec3& p) const {
+        return reference::signedDistancePointObb(p, center, rotation, halfExtents);
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        return reference::closestPointOnObbSurface(p, center, rotation, halfExtents);
+    }
+    // Inside: the nearest face's normal (not a difference of points, which would lose the direction
+    // when the centre is close to the face).
+    RealVec3 insideNormal(const RealVec3& p) const {
+        const RealVec3 local = reference::obbLocal(p, center, rotation);
+        const RealVec3 slack = halfExtents - glm::abs(local);
+        int axis = 0;
+        for (int i = 1; i < 3; ++i)
+            if (slack[i] < slack[axis]) axis = i;
+        return std::copysign(Real(1), local[axis]) * rotation[axis];
+    }
+    // Inside, the nearest face decides: how much nearer it is than the next one.
+    Real normalConditioning(const RealVec3& p) const {
+        const Real distance = signedDistance(p);
+        if (distance > 0) return distance;
+        RealVec3 slack = halfExtents - glm::abs(reference::obbLocal(p, center, rotation));
+        std::sort(&slack[0], &slack[0] + 3);
+        return slack[1] - slack[0];
+    }
+};
+
+// Half-space behind the plane, or (twoSided) the plane as a sheet.
+struct PlaneModel {
+    RealVec3 normal;
+    Real offset;
+    bool twoSided;
+    Real signedDistance(const RealVec3& p) const {
+        const Real d = reference::signedDistancePointPlane(p, normal, offset);
+        return twoSided ? std::abs(d) : d;
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        return reference::closestPointOnPlane(p, normal, offset);
+    }
+    Real normalConditioning(const RealVec3& p) const { return std::abs(signedDistance(p)); }
+};
+
+struct TriangleModel {
+    RealVec3 a, b, c;
+    Real signedDistance(const RealVec3& p) const { return reference::distancePointTriangle(p, a, b, c); }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        return reference::closestPointOnTriangle(p, a, b, c).point;
+    }
+    Real normalConditioning(const RealVec3& p) const { return signedDistance(p); }
+};
+
+// The unit normal from the surface toward p (out of the solid for p inside it).
+template <class Model> RealVec3 referenceNormal(const Model& model, const RealVec3& p) {
+    if constexpr (requires { model.insideNormal(p); })
+        if (model.signedDistance(p) < 0) return model.insideNormal(p);
+    const RealVec3 offset = p - model.surfacePoint(p);
+    return (model.signedDistance(p) < 0 ? -offset : offset) / glm::length(offset);
+}
+
+template <class T> Real maxAbs(const Vec3<T>& v) {
+    return std::max({std::abs(Real(v.x)), std::abs(Real(v.y)), std::abs(Real(v.z))});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Random cases.
+
+template <class T> struct Motion {
+    Ray<T> path;
+    T radius;
+};
+
+// Scale log-uniform in [1e-4, 1e6], the target's centre up to 1000 scales from the origin.
+struct Placement {
+    double scale;
+    Vec3<double> center;
+};
+
+inline Placement randomPlacement(Random& random) {
+    const double scale = random.logUniform(1e-4, 1e6);
+    const double distance = random.chance(0.2) ? 0.0 : scale * random.logUniform(1e-2, 1e3);
+    return {scale, distance * random.unitVector<double>()};
+}
+
+// A sphere starting within 3 scales of the target, aimed near it (sometimes not at all), sometimes not
+// moving; radius between 1e-3 and 1 scale.
+template <class T> Motion<T> randomMotion(Random& random, const Placement& placement) {
+    const double s = placement.scale;
+    const Vec3<double> start = placement.center + s * random.uniform(0, 3) * random.unitVector<double>();
+    Vec3<double> displacement(0);
+    if (!random.chance(0.01)) {
+        const Vec3<double> aim = random.chance(0.1) ? start + s * random.unitVector<double>()
+                                                    : placement.center + random.point<double>(0.5 * s);
+        displacement = (aim - start) * random.uniform(0.2, 2.5);
+    }
+    const T maxT = random.chance(0.8) ? T(1) : T(random.uniform(0, 3));
+    return {{Vec3<T>(start), Vec3<T>(displacement), maxT}, T(s * random.logUniform(1e-3, 1))};
+}
+
+struct Stats {
+    long cases = 0, hits = 0, misses = 0, ambiguous = 0, startContacts = 0, normalsSkipped = 0;
+    long mismatches = 0;
+    // Largest errors seen, in the units of Bounds: u M, the point in u M (1 + D / L), the normal's angle
+    // in u M / L.
+    Real residual = 0, timeTimesApproach = 0, point = 0, normalAngle = 0;
+};
+
+template <class T, class Model> void checkNormalAndPoint(const SphereSweepHit<T>& hit, const Model& model,
+                                                         const RealVec3& center, Real magnitude,
+                                                         Stats& stats) {
+    using B = Bounds<T>;
+    const Real unit = B::u * magnitude;
+    const Real conditioning = model.normalConditioning(center);
+    if (conditioning <= B::undefinedNormal * magnitude) {
+        ++stats.normalsSkipped;
+        return;
+    }
+    const RealVec3 surfacePoint = model.surfacePoint(center);
+    const Real pointError = glm::length(widen(hit.point) - surfacePoint) /
+                            (1 + glm::length(center - surfacePoint) / conditioning);
+    EXPECT_LE(pointError, B::point * magnitude) << "point off the nearest surface point";
+    stats.point = std::max(stats.point, pointError / unit);
+    const Real angle = test::angleBetween(widen(hit.normal), referenceNormal(model, center));
+    EXPECT_LE(angle * conditioning, B::normalAngle * magnitude) << "normal off by " << angle << " rad";
+    stats.normalAngle = std::max(stats.normalAngle, angle * conditioning / unit);
+    EXPECT_NEAR(double(glm::length(widen(hit.normal))), 1.0, 8 * double(B::u));
+}
+
+// One case: the core's answer against the oracle's.
+template <class T, class Model> void checkCase(const Motion<T>& motion, const Model& model,
+                                               Real targetMagnitude,
+                                               const std::optional<SphereSweepHit<T>>& hit, Stats& stats) {
+    using B = Bounds<T>;
+    const RealVec3 origin = widen(motion.path.origin), direction = widen(motion.path.direction);
+    const Real radius = motion.radius, maxT = motion.path.maxT;
+    const Real magnitude = std::max({maxAbs(motion.path.origin), maxAbs(motion.path.at(motion.path.maxT)),
+                                     targetMagnitude, radius, maxAbs(motion.path.direction) * maxT});
+    const Real unit = B::u * magnitude;
+    const auto centerAt = [&](Real t) { return origin + t * direction; };
+    const auto distanceAt = [&](Real t) { return std::max(Real(0), model.signedDistance(centerAt(t))); };
+    const reference::SweepReference expected = reference::firstTimeOfImpact(
+        distanceAt, radius, maxT, glm::length(direction), B::tangencyBand * magnitude);
+    ++stats.cases;
+
+    if (hit) {
+        ASSERT_TRUE(std::isfinite(hit->t) && isFinite(hit->point) && isFinite(hit->normal));
+        EXPECT_TRUE(hit->t >= T(0) && hit->t <= motion.path.maxT);
+        EXPECT_EQ(hit->startsInContact, hit->t == T(0));
+    }
+    if (expected.outcome == SweepOutcome::Ambiguous) {
+        ++stats.ambiguous;
+    } else if (hit.has_value() != (expected.outcome == SweepOutcome::Hit)) {
+        ++stats.mismatches;
+        ADD_FAILURE() << (hit ? "hit, expected miss" : "miss, expected hit at t = ") << double(expected.t);
+        return;
+    }
+    if (!hit) {
+        ++stats.misses;
+        return;
+    }
+    ++stats.hits;
+    if (hit->t == T(0)) {
+        ++stats.startContacts;
+        EXPECT_LE(expected.startValue, B::tangencyBand * magnitude) << "contact at start while apart";
+        checkNormalAndPoint(*hit, model, origin, magnitude, stats);
+        return;
+    }
+    EXPECT_GT(expected.startValue, -B::tangencyBand * magnitude) << "overlapping at start, yet t > 0";
+    const RealVec3 center = centerAt(Real(hit->t));
+    const Real residual = std::abs(distanceAt(Real(hit->t)) - radius);
+    EXPECT_LE(residual, B::residual * magnitude) << "the sphere does not touch at the reported t";
+    stats.residual = std::max(stats.residual, residual / unit);
+    if (expected.outcome == SweepOutcome::Hit) {
+        const Real approach =
+            std::max(Real(0), -glm::dot(referenceNormal(model, centerAt(expected.t)), direction));
+        const Real timeError = std::abs(Real(hit->t) - expected.t) * approach;
+        EXPECT_LE(timeError, B::timeTimesApproach * magnitude)
+            << "t " << hit->t << " vs " << double(expected.t) << " (approach rate " << double(approach)
+            << ", f there " << double(distanceAt(expected.t) - radius) << ", f between "
+            << double(distanceAt((expected.t + Real(hit->t)) / 2) - radius) << ")";
+        stats.timeTimesApproach = std::max(stats.timeTimesApproach, timeError / unit);
+    }
+    checkNormalAndPoint(*hit, model, center, magnitude, stats);
+}
+
+constexpr int randomCases = 100000;
+constexpr int grazingCases = 30000;
+
+// grazing: the cases were built near tangency, so the band may hold most of them.
+template <class T> void report(const char* target, const Stats& stats, bool grazing = false) {
+    std::printf(
+        "  %s<%s>: %ld cases, %ld hits (%ld at t = 0), %ld misses, %ld in the tangency band (skipped), "
+        "%ld normals undefined;\n",
+        target, sizeof(T) == sizeof(float) ? "float" : "double", stats.cases, stats.hits, stats.startContacts,
+        stats.misses, stats.ambiguous, stats.normalsSkipped);
+    std::printf(
+        "    worst: residual %.1f u M, t * approach %.1f u M, point %.1f u M (1 + D/L), normal %.1f u M/L\n",
+        double(stats.residual), double(stats.timeTimesApproach), double(stats.point),
+        double(stats.normalAngle));
+    EXPECT_EQ(stats.mismatches, 0);
+    EXPECT_EQ(stats.cases, grazing ? grazingCases : randomCases);
+    if (grazing) return;
+    // In float, cases up to 1000 scales from the origin have a band of ~1e-2 scales: about 1% of them.
+    EXPECT_LT(stats.ambiguous, stats.cases / 50) << "the tangency band holds too many cases";
+    EXPECT_GT(stats.hits, stats.cases / 5);
+    EXPECT_GT(stats.misses, stats.cases / 10);
+}
+
+// Runs count sweeps: makeTarget(random, placement) returns {target, model, target magnitude},
+// makeMotion(random, placement, target) the sphere and its path.
+template <class T, class MakeTarget, class Sweep, class MakeMotion>
+Stats runRandom(std::uint64_t seed, int count, const MakeTarget& makeTarget, const Sweep& sweep,
+                const MakeMotion& makeMotion) {
+    Random random(seed);
+    Stats stats;
+    for (int i = 0; i < count && !::testing::Test::HasFailure(); ++i) {
+        const Placement placement = randomPlacement(random);
+        const auto [target, model, targetMagnitude] = makeTarget(random, placement);
+        const Motion<T> motion = makeMotion(random, placement, target);
+        const auto hit = sweep(motion.path, motion.radius, target);
+        checkCase(motion, model, targetMagnitude, hit, stats);
+        if (::testing::Test::HasFailure()) {
+            if (hit)
+                ADD_FAILURE() << "core: t " << hit->t << ", point " << hit->point.x << ' ' << hit->point.y
+                              << ' ' << hit->point.z << ", normal " << hit->normal.x << ' ' << hit->normal.y
+                              << ' ' << hit->normal.z;
+            ADD_FAILURE() << "case " << i << std::hexfloat << ": origin " << motion.path.origin.x << ' '
+                          << motion.path.origin.y << ' ' << motion.path.origin.z << ", direction "
+                          << motion.path.direction.x << ' ' << motion.path.direction.y << ' '
+                          << motion.path.direction.z << ", maxT " << motion.path.maxT << ", radius "
+                          << motion.radius;
+        }
+    }
+    return stats;
+}
+
+template <class T, class MakeTarget, class Sweep>
+Stats runRandom(std::uint64_t seed, const MakeTarget& makeTarget, const Sweep& sweep) {
+    return runRandom<T>(seed, randomCases, makeTarget, sweep,
+                        [](Random& random, const Placement& placement, const auto&) {
+                            return randomMotion<T>(random, placement);
+                        });
+}
+
+template <class T> struct Target {
+    static auto sphere(Random& random, const Placement& placement) {
+        const Sphere<T> sphere{Vec3<T>(placement.center), T(placement.scale * random.uniform(0.2, 1))};
+        return std::tuple{sphere, SphereModel{widen(sphere.center), Real(sphere.radius)},
+                          maxAbs(sphere.center) + Real(sphere.radius)};
+    }
+    static auto capsule(Random& random, const Placement& placement) {
+        const double s = placement.scale;
+        const Vec3<double> a = placement.center + random.point<double>(s);
+        const Vec3<double> b = random.chance(0.1) ? a : placement.center + random.point<double>(s);
+        const Capsule<T> capsule{Vec3<T>(a), Vec3<T>(b), T(s * random.logUniform(3e-2, 1))};
+        return std::tuple{capsule, CapsuleModel{widen(capsule.a), widen(capsule.b), Real(capsule.radius)},
+                          std::max(maxAbs(capsule.a), maxAbs(capsule.b)) + Real(capsule.radius)};
+    }
+    static Vec3<T> halfExtents(Random& random, double s) {
+        const auto extent = [&] { return random.chance(0.03) ? T(0) : T(s * random.logUniform(1e-2, 1)); };
+        return {extent(), extent(), extent()};
+    }
+    static auto obb(Random& random, const Placement& placement) {
+        const Obb<T> box{Vec3<T>(placement.center), random.rotation<T>(),
+                         halfExtents(random, placement.scale)};
+        return std::tuple{box, ObbModel{widen(box.center), widen(box.rotation), widen(box.halfExtents)},
+                          maxAbs(box.center) + 2 * maxAbs(box.halfExtents)};
+    }
+    static auto aabb(Random& random, const Placement& placement) {
+        const Vec3<T> half = halfExtents(random, placement.scale);
+        const Aabb<T> box{Vec3<T>(placement.center) - half, Vec3<T>(placement.center) + half};
+        const RealVec3 min = widen(box.min), max = widen(box.max);
+        return std::tuple{box, ObbModel{(min + max) / Real(2), Mat3<Real>(1), (max - min) / Real(2)},
+                          std::max(maxAbs(box.min), maxAbs(box.max))};
+    }
+    static auto triangle(Random& random, const Placement& placement) {
+        const double s = placement.scale;
+        const Vec3<double> a = placement.center + random.point<double>(s);
+        const Vec3<double> b = placement.center + random.point<double>(s);
+        // Some slivers: c close to the line ab.
+        const Vec3<double> c = random.chance(0.1)
+                                   ? a + random.uniform(-0.5, 1.5) * (b - a) + random.point<double>(1e-2 * s)
+                                   : placement.center + random.point<double>(s);
+        const Triangle<T> triangle{Vec3<T>(a), Vec3<T>(b), Vec3<T>(c)};
+        return std::tuple{triangle, TriangleModel{widen(triangle.a), widen(triangle.b), widen(triangle.c)},
+                          std::max({maxAbs(triangle.a), maxAbs(triangle.b), maxAbs(triangle.c)})};
+    }
+    // Through the placement's centre: the half-space behind it, or (twoSided) the plane as a sheet.
+    static auto plane(Random& random, const Placement& placement, bool twoSided) {
+        const Vec3<T> normal(random.unitVector<double>());
+        const Plane<T> plane{normal, T(glm::dot(Vec3<double>(normal), placement.center))};
+        return std::tuple{plane, PlaneModel{widen(plane.normal), Real(plane.offset), twoSided},
+                          std::abs(Real(plane.offset))};
+    }
+};
+
+template <class T> class SphereSweepTest : public ::testing::Test {};
+TYPED_TEST_SUITE(SphereSweepTest, test::Scalars);
+
+TYPED_TEST(SphereSweepTest, RandomAgainstSpheres) {
+    using T = TypeParam;
+    const Stats stats =
+        runRandom<T>(1, Target<T>::sphere, [](auto&&... a) { return sweepSphereSphere(a...); });
+    report<T>("sphere", stats);
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstCapsules) {
+    using T = TypeParam;
+    const Stats stats =
+        runRandom<T>(2, Target<T>::capsule, [](auto&&... a) { return sweepSphereCapsule(a...); });
+    report<T>("capsule", stats);
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstOrientedBoxes) {
+    using T = TypeParam;
+    const Stats stats = runRandom<T>(3, Target<T>::obb, [](auto&&... a) { return sweepSphereObb(a...); });
+    report<T>("obb", stats);
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstAxisAlignedBoxes) {
+    using T = TypeParam;
+    const Stats stats = runRandom<T>(4, Target<T>::aabb, [](auto&&... a) { return sweepSphereAabb(a...); });
+    report<T>("aabb", stats);
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstTriangles) {
+    using T = TypeParam;
+    const Stats stats =
+        runRandom<T>(5, Target<T>::triangle, [](auto&&... a) { return sweepSphereTriangle(a...); });
+    report<T>("triangle", stats);
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstHalfSpaces) {
+    using T = TypeParam;
+    const Stats stats = runRandom<T>(
+        6,
+        [](Random& random, const Placement& placement) { return Target<T>::plane(random, placement, false); },
+        [](auto&&... a) { return sweepSpherePlane(a...); });
+    report<T>("half-space", stats);
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstTwoSidedPlanes) {
+    using T = TypeParam;
+    const Stats stats = runRandom<T>(
+        7,
+        [](Random& random, const Placement& placement) { return Target<T>::plane(random, placement, true); },
+        [](auto&&... a) { return sweepSphereTwoSidedPlane(a...); });
+    report<T>("two-sided plane", stats);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Near tangency: paths that pass the target at r (1 -+ 10^-k), k uniform in [1, 12], where cancellation
+// would show. Hit/miss is compared wherever the oracle can decide it (outside the band).
+
+// r (1 + sign 10^-k) for a random sign and k.
+inline double grazingGap(Random& random, double radius) {
+    return radius * (1 + (random.chance(0.5) ? 1 : -1) * std::pow(10.0, -random.uniform(1, 12)));
+}
+
+// A straight path of length 1 .. 6 scales through closest (at a random point of it), along direction.
+template <class T> Motion<T> pathThrough(Random& random, const Placement& placement,
+                                         const Vec3<double>& closest, const Vec3<double>& direction,
+                                         double radius) {
+    const double before = placement.scale * random.uniform(0.5, 3),
+                 after = placement.scale * random.uniform(0.5, 3);
+    return {{Vec3<T>(closest - before * direction), Vec3<T>((before + after) * direction), T(1)}, T(radius)};
+}
+
+template <class T> double randomSweepRadius(Random& random, const Placement& placement) {
+    return double(T(placement.scale * random.logUniform(1e-3, 1)));
+}
+
+TYPED_TEST(SphereSweepTest, RandomGrazingSpheres) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Sphere<T>& sphere) {
+        const double radius = randomSweepRadius<T>(random, placement);
+        const Vec3<double> direction = random.unitVector<double>();
+        const Vec3<double> across = glm::normalize(glm::cross(direction, random.unitVector<double>()));
+        const Vec3<double> closest =
+            Vec3<double>(sphere.center) + grazingGap(random, double(sphere.radius) + radius) * across;
+        return pathThrough<T>(random, placement, closest, direction, radius);
+    };
+    report<T>(
+        "grazing sphere",
+        runRandom<T>(
+            11, grazingCases, Target<T>::sphere, [](auto&&... a) { return sweepSphereSphere(a...); }, motion),
+        true);
+}
+
+// Across a face of the box, at about r above it: grazes the face and the edges it crosses.
+TYPED_TEST(SphereSweepTest, RandomGrazingBoxes) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Obb<T>& box) {
+        const double radius = randomSweepRadius<T>(random, placement);
+        const int axis = int(random.uniform(0, 3)) % 3, first = (axis + 1) % 3, second = (axis + 2) % 3;
+        const Mat3<double> rotation(box.rotation);
+        const Vec3<double> half(box.halfExtents);
+        const double side = random.chance(0.5) ? 1 : -1;
+        const double angle = random.uniform(0, 2 * M_PI);
+        const Vec3<double> direction = std::cos(angle) * rotation[first] + std::sin(angle) * rotation[second];
+        const Vec3<double> closest = Vec3<double>(box.center) +
+                                     side * (half[axis] + grazingGap(random, radius)) * rotation[axis] +
+                                     random.uniform(-1.2, 1.2) * half[first] * rotation[first] +
+                                     random.uniform(-1.2, 1.2) * half[second] * rotation[second];
+        return pathThrough<T>(random, placement, closest, direction, radius);
+    };
+    report<T>("grazing obb",
+              runRandom<T>(
+                  12, grazingCases, Target<T>::obb, [](auto&&... a) { return sweepSphereObb(a...); }, motion),
+              true);
+}
+
+// Parallel to the triangle at about r from its plane, on either side: grazes the face and the edges.
+TYPED_TEST(SphereSweepTest, RandomGrazingTriangles) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Triangle<T>& triangle) {
+        const double radius = randomSweepRadius<T>(random, placement);
+        const Vec3<double> a(triangle.a), b(triangle.b), c(triangle.c);
+        const Vec3<double> normal = glm::normalize(glm::cross(b - a, c - a));
+        const Vec3<double> direction = glm::normalize(glm::cross(normal, random.unitVector<double>()));
+        const Vec3<double> inPlane = a + random.uniform(0, 1) * (b - a) + random.uniform(0, 1) * (c - a);
+        const double side = random.chance(0.5) ? 1 : -1;
+        return pathThrough<T>(random, placement, inPlane + side * grazingGap(random, radius) * normal,
+                              direction, radius);
+    };
+    report<T>("grazing triangle",
+              runRandom<T>(
+                  13, grazingCases, Target<T>::triangle,
+                  [](auto&&... a) { return sweepSphereTriangle(a...); }, motion),
+              true);
+}
+
+// FaceCulling::BackFaces is the two-sided sweep, except that a sphere whose centre starts behind the
+// triangle or that moves toward its front side passes through (decided in long double; skipped where
+// the side or the direction is within rounding of the plane).
+TYPED_TEST(SphereSweepTest, RandomBackFaceCulling) {
+    using T = TypeParam;
+    Random random(8);
+    long culled = 0, kept = 0;
+    for (int i = 0; i < randomCases; ++i) {
+        const Placement placement = randomPlacement(random);
+        const auto [triangle, model, targetMagnitude] = Target<T>::triangle(random, placement);
+        const Motion<T> motion = randomMotion<T>(random, placement);
+        const RealVec3 normal = glm::normalize(glm::cross(model.b - model.a, model.c - model.a));
+        const Real height = glm::dot(normal, widen(motion.path.origin) - model.a);
+        const Real normalSpeed = glm::dot(normal, widen(motion.path.direction));
+        const Real roundoff = 1024 * Bounds<T>::u * targetMagnitude;
+        if (std::abs(height) <= roundoff ||
+            (normalSpeed != 0 &&
+             std::abs(normalSpeed) <= 1024 * Bounds<T>::u * maxAbs(motion.path.direction)))
+            continue;
+        const auto twoSided = sweepSphereTriangle(motion.path, motion.radius, triangle);
+        const auto oneSided =
+            sweepSphereTriangle(motion.path, motion.radius, triangle, FaceCulling::BackFaces);
+        if (height < 0 || normalSpeed > 0) {
+            ++culled;
+            EXPECT_FALSE(oneSided.has_value()) << "case " << i;
+        } else {
+            ++kept;
+            ASSERT_EQ(oneSided.has_value(), twoSided.has_value()) << "case " << i;
+            if (oneSided) {
+                EXPECT_EQ(oneSided->t, twoSided->t) << "case " << i;
+            }
+        }
+    }
+    EXPECT_GT(culled, randomCases / 4);
+    EXPECT_GT(kept, randomCases / 10);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Named cases. Expected values are worked out by hand (in long double where they are irrational); the
+// cases sit far from the origin at a base point exact in float.
+
+template <class T> Vec3<T> base() { return Vec3<T>(1000, -2000, 500); }
+
+// t, point and normal within k u of the case's magnitude (and of r for the normal's angle).
+template <class T> void expectHit(const std::optional<SphereSweepHit<T>>& hit, Real t, const RealVec3& point,
+                                  const RealVec3& normal, bool startsInContact, Real magnitude = 4000) {
+    ASSERT_TRUE(hit.has_value());
+    const Real tolerance = 64 * Bounds<T>::u * magnitude;
+    EXPECT_NEAR(double(hit->t), double(t), double(tolerance / 10));
+    EXPECT_LE(glm::length(widen(hit->point) - point), tolerance) << "point";
+    EXPECT_LE(test::angleBetween(widen(hit->normal), normal), tolerance) << "normal";
+    EXPECT_NEAR(double(glm::length(widen(hit->normal))), 1.0, 8 * double(Bounds<T>::u));
+    EXPECT_EQ(hit->startsInContact, startsInContact);
+}
+
+template <class T> Ray<T> pathFrom(const Vec3<T>& origin, const Vec3<T>& direction, T maxT = T(1)) {
+    return {origin, direction, maxT};
+}
+
+TYPED_TEST(SphereSweepTest, SphereHeadOn) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const Sphere<T> target{c, T(2)};
+    // Gap 10 - 3 = 7 closed at speed 20.
+    expectHit(sweepSphereSphere(pathFrom(c + Vec3<T>(-10, 0, 0), Vec3<T>(20, 0, 0)), T(1), target),
+              Real(0.35), widen(c) + RealVec3(-2, 0, 0), RealVec3(-1, 0, 0), false);
+    // The same motion stopped short.
+    EXPECT_FALSE(
+        sweepSphereSphere(pathFrom(c + Vec3<T>(-10, 0, 0), Vec3<T>(20, 0, 0), T(0.34)), T(1), target));
+    // An unbounded path.
+    const Real inf = std::numeric_limits<T>::infinity();
+    expectHit(sweepSphereSphere(pathFrom(c + Vec3<T>(-10, 0, 0), Vec3<T>(1, 0, 0), T(inf)), T(1), target),
+              Real(7), widen(c) + RealVec3(-2, 0, 0), RealVec3(-1, 0, 0), false);
+    // Moving away: nothing.
+    EXPECT_FALSE(sweepSphereSphere(pathFrom(c + Vec3<T>(-10, 0, 0), Vec3<T>(-20, 0, 0)), T(1), target));
+}
+
+TYPED_TEST(SphereSweepTest, SphereGrazing) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const Sphere<T> target{c, T(2)};
+    // The centre passes the target's centre at 3 (1 -+ 1e-3); contact needs 3.
+    const T outside = T(3 * (1 + 1e-3)), inside = T(3 * (1 - 1e-3));
+    EXPECT_FALSE(sweepSphereSphere(pathFrom(c + Vec3<T>(-10, outside, 0), Vec3<T>(20, 0, 0)), T(1), target));
+    const Real lateral = inside, along = std::sqrt(9 - lateral * lateral);
+    const RealVec3 offset(-along, lateral, 0);
+    expectHit(sweepSphereSphere(pathFrom(c + Vec3<T>(-10, inside, 0), Vec3<T>(20, 0, 0)), T(1), target),
+              (10 - along) / 20, widen(c) + offset * Real(2.0L / 3), offset / Real(3), false);
+}
+
+TYPED_TEST(SphereSweepTest, SphereStartsTouchingOrOverlapping) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const Sphere<T> target{c, T(2)};
+    const RealVec3 point = widen(c) + RealVec3(-2, 0, 0), normal(-1, 0, 0);
+    // Touching (distance exactly 3 = 2 + 1), moving toward, away, or not at all.
+    for (const Vec3<T> direction : {Vec3<T>(5, 0, 0), Vec3<T>(-5, 0, 0), Vec3<T>(0, 0, 0)})
+        expectHit(sweepSphereSphere(pathFrom(c + Vec3<T>(-3, 0, 0), direction), T(1), target), 0, point,
+                  normal, true);
+    // Overlapping by 0.5 and moving away.
+    expectHit(sweepSphereSphere(pathFrom(c + Vec3<T>(-2.5, 0, 0), Vec3<T>(-10, 0, 0)), T(1), target), 0,
+              point, normal, true);
+    // Apart and not moving: nothing.
+    EXPECT_FALSE(sweepSphereSphere(pathFrom(c + Vec3<T>(-3.5, 0, 0), Vec3<T>(0, 0, 0)), T(1), target));
+    // Centre on the target's centre: some unit normal, the point on the target's surface.
+    const auto centred = sweepSphereSphere(pathFrom(c, Vec3<T>(1, 0, 0)), T(1), target);
+    ASSERT_TRUE(centred.has_value());
+    EXPECT_EQ(centred->t, T(0));
+    EXPECT_NEAR(double(glm::length(widen(centred->normal))), 1.0, 1e-6);
+    EXPECT_NEAR(double(glm::length(widen(centred->point) - widen(c))), 2.0, 1e-3);
+}
+
+TYPED_TEST(SphereSweepTest, CapsuleSideAndEnd) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const Capsule<T> target{c + Vec3<T>(0, 0, -3), c + Vec3<T>(0, 0, 3), T(1)};
+    // Toward the side: reach 1 + 0.5 from the axis.
+    expectHit(sweepSphereCapsule(pathFrom(c + Vec3<T>(10, 0, 1), Vec3<T>(-17, 0, 0)), T(0.5), target),
+              Real(8.5) / 17, widen(c) + RealVec3(1, 0, 1), RealVec3(1, 0, 0), false);
+    // Toward the end cap along the axis.
+    expectHit(sweepSphereCapsule(pathFrom(c + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -10)), T(0.5), target),
+              Real(0.55), widen(c) + RealVec3(0, 0, 4), RealVec3(0, 0, 1), false);
+    // Starting inside, centre off the axis.
+    expectHit(sweepSphereCapsule(pathFrom(c + Vec3<T>(0.5, 0, 2), Vec3<T>(3, 0, 0)), T(0.25), target), 0,
+              widen(c) + RealVec3(1, 0, 2), RealVec3(1, 0, 0), true);
+    // Parallel to the axis at a distance 2 > 1.5: never touches.
+    EXPECT_FALSE(sweepSphereCapsule(pathFrom(c + Vec3<T>(2, 0, -10), Vec3<T>(0, 0, 20)), T(0.5), target));
+}
+
+// The box at base, half extents (1, 2, 3); r = 1.
+template <class T> Obb<T> testBox(const Mat3<T>& rotation = Mat3<T>(1)) {
+    return {base<T>(), rotation, Vec3<T>(1, 2, 3)};
+}
+
+TYPED_TEST(SphereSweepTest, BoxFaceEdgeVertex) {
+    using T = TypeParam;
+    // Also turned by 90 degrees about z (exact): local x is world y.
+    const Mat3<T> quarterTurn(Vec3<T>(0, 1, 0), Vec3<T>(-1, 0, 0), Vec3<T>(0, 0, 1));
+    for (const Mat3<T>& rotation : {Mat3<T>(1), quarterTurn}) {
+        const Obb<T> box = testBox<T>(rotation);
+        const RealVec3 c = widen(box.center);
+        const Mat3<Real> turn = widen(rotation);
+        const auto world = [&](const Vec3<T>& local) { return box.center + rotation * local; };
+        const auto worldDirection = [&](const Vec3<T>& local) { return rotation * local; };
+        // Face: gap 10 - 1 - 1 = 8 at speed 20.
+        expectHit(sweepSphereObb(pathFrom(world(Vec3<T>(10, 0.5, 0.5)), worldDirection(Vec3<T>(-20, 0, 0))),
+                                 T(1), box),
+                  Real(0.4), c + turn * RealVec3(1, 0.5, 0.5), turn * RealVec3(1, 0, 0), false);
+        // Edge (x = 1, y = 2): along the bisector, distance 5 sqrt 2 (1 - 2t) = 1.
+        const RealVec3 bisector = RealVec3(1, 1, 0) / std::sqrt(Real(2));
+        expectHit(sweepSphereObb(pathFrom(world(Vec3<T>(6, 7, 0)), worldDirection(Vec3<T>(-10, -10, 0))),
+                                 T(1), box),
+                  (1 - 1 / (5 * std::sqrt(Real(2)))) / 2, c + turn * RealVec3(1, 2, 0), turn * bisector,
+                  false);
+        // Vertex (1, 2, 3): along the diagonal, distance 4 sqrt 3 (1 - 2t) = 1.
+        const RealVec3 diagonal = RealVec3(1, 1, 1) / std::sqrt(Real(3));
+        expectHit(
+            sweepSphereObb(pathFrom(world(Vec3<T>(5, 6, 7)), worldDirection(Vec3<T>(-8, -8, -8))), T(1), box),
+            (1 - 1 / (4 * std::sqrt(Real(3)))) / 2, c + turn * RealVec3(1, 2, 3), turn * diagonal, false);
+    }
+}
+
+TYPED_TEST(SphereSweepTest, BoxParallelToFaceAndThroughEdgeLine) {
+    using T = TypeParam;
+    const Obb<T> box = testBox<T>();
+    const RealVec3 c = widen(box.center);
+    // Sliding along x at 0.5 above the y face: meets the edge (x = -1, y = 2) where (x + 1)^2 + 0.25 = 1.
+    const Real reach = std::sqrt(Real(0.75));
+    expectHit(sweepSphereObb(pathFrom(box.center + Vec3<T>(-10, 2.5, 0), Vec3<T>(20, 0, 0)), T(1), box),
+              (9 - reach) / 20, c + RealVec3(-1, 2, 0), RealVec3(-reach, 0.5, 0), false);
+    // Sliding at 1.5 above it: never touches.
+    EXPECT_FALSE(sweepSphereObb(pathFrom(box.center + Vec3<T>(-10, 3.5, 0), Vec3<T>(20, 0, 0)), T(1), box));
+    // The centre's path runs exactly through the edge line (x = 1): the face y meets the sphere first.
+    expectHit(sweepSphereObb(pathFrom(box.center + Vec3<T>(1, 12, 0), Vec3<T>(0, -10, 0)), T(1), box),
+              Real(0.9), c + RealVec3(1, 2, 0), RealVec3(0, 1, 0), false);
+    // Starting inside, nearest face +x.
+    expectHit(sweepSphereObb(pathFrom(box.center + Vec3<T>(0.75, 0, 0), Vec3<T>(0, 5, 0)), T(0.125), box), 0,
+              c + RealVec3(1, 0, 0), RealVec3(1, 0, 0), true);
+    // A point (r = 0) through the edge: hits there.
+    const auto point = sweepSphereObb(pathFrom(box.center + Vec3<T>(5, 6, 0), Vec3<T>(-8, -8, 0)), T(0), box);
+    ASSERT_TRUE(point.has_value());
+    EXPECT_NEAR(double(point->t), 0.5, 1e-6);
+    EXPECT_LE(glm::length(widen(point->point) - (c + RealVec3(1, 2, 0))), 1e-3);
+}
+
+TYPED_TEST(SphereSweepTest, AabbMatchesObb) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const Aabb<T> box{c - Vec3<T>(1, 2, 3), c + Vec3<T>(1, 2, 3)};
+    expectHit(sweepSphereAabb(pathFrom(c + Vec3<T>(6, 7, 0), Vec3<T>(-10, -10, 0)), T(1), box),
+              (1 - 1 / (5 * std::sqrt(Real(2)))) / 2, widen(c) + RealVec3(1, 2, 0),
+              RealVec3(1, 1, 0) / std::sqrt(Real(2)), false);
+    EXPECT_FALSE(
+        sweepSphereAabb(pathFrom(c, Vec3<T>(1, 0, 0)), T(1), Aabb<T>{c + Vec3<T>(1), c - Vec3<T>(1)}))
+        << "min > max is no box";
+}
+
+// The triangle (0,0,0), (4,0,0), (0,4,0) about base; front normal +z.
+template <class T> Triangle<T> testTriangle() {
+    return {base<T>(), base<T>() + Vec3<T>(4, 0, 0), base<T>() + Vec3<T>(0, 4, 0)};
+}
+
+TYPED_TEST(SphereSweepTest, TriangleFaceBothSidesAndCulling) {
+    using T = TypeParam;
+    const Triangle<T> triangle = testTriangle<T>();
+    const Vec3<T> o = base<T>();
+    const RealVec3 c = widen(o);
+    const Ray<T> fromFront = pathFrom(o + Vec3<T>(1, 1, 5), Vec3<T>(0, 0, -10));
+    const Ray<T> fromBack = pathFrom(o + Vec3<T>(1, 1, -5), Vec3<T>(0, 0, 10));
+    expectHit(sweepSphereTriangle(fromFront, T(1), triangle), Real(0.4), c + RealVec3(1, 1, 0),
+              RealVec3(0, 0, 1), false);
+    expectHit(sweepSphereTriangle(fromBack, T(1), triangle), Real(0.4), c + RealVec3(1, 1, 0),
+              RealVec3(0, 0, -1), false);
+    expectHit(sweepSphereTriangle(fromFront, T(1), triangle, FaceCulling::BackFaces), Real(0.4),
+              c + RealVec3(1, 1, 0), RealVec3(0, 0, 1), false);
+    EXPECT_FALSE(sweepSphereTriangle(fromBack, T(1), triangle, FaceCulling::BackFaces));
+    // Overlapping at the start (centre 0.5 in front): leaving through the front is let go when culling.
+    const Ray<T> leaving = pathFrom(o + Vec3<T>(1, 1, 0.5), Vec3<T>(0, 0, 10));
+    expectHit(sweepSphereTriangle(leaving, T(1), triangle), 0, c + RealVec3(1, 1, 0), RealVec3(0, 0, 1),
+              true);
+    EXPECT_FALSE(sweepSphereTriangle(leaving, T(1), triangle, FaceCulling::BackFaces));
+    const Ray<T> sinking = pathFrom(o + Vec3<T>(1, 1, 0.5), Vec3<T>(0, 0, -10));
+    expectHit(sweepSphereTriangle(sinking, T(1), triangle, FaceCulling::BackFaces), 0, c + RealVec3(1, 1, 0),
+              RealVec3(0, 0, 1), true);
+}
+
+TYPED_TEST(SphereSweepTest, TriangleEdgesAndVertices) {
+    using T = TypeParam;
+    const Triangle<T> triangle = testTriangle<T>();
+    const Vec3<T> o = base<T>();
+    const RealVec3 c = widen(o);
+    // In the plane, head-on into edge ab.
+    expectHit(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, -5, 0), Vec3<T>(0, 10, 0)), T(1), triangle),
+              Real(0.4), c + RealVec3(1, 0, 0), RealVec3(0, -1, 0), false);
+    // Parallel to the face at 0.5 above it, across edge ab: y^2 + 0.25 = 1.
+    const Real reach = std::sqrt(Real(0.75));
+    expectHit(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, -5, 0.5), Vec3<T>(0, 10, 0)), T(1), triangle),
+              (5 - reach) / 10, c + RealVec3(1, 0, 0), RealVec3(0, -reach, 0.5), false);
+    // Parallel at 2 above it: never touches.
+    EXPECT_FALSE(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, -5, 2), Vec3<T>(0, 10, 0)), T(1), triangle));
+    // In the plane toward vertex a along the bisector: 4 sqrt 2 (1 - 2t) = 1.
+    expectHit(sweepSphereTriangle(pathFrom(o + Vec3<T>(-4, -4, 0), Vec3<T>(8, 8, 0)), T(1), triangle),
+              (1 - 1 / (4 * std::sqrt(Real(2)))) / 2, c, RealVec3(-1, -1, 0) / std::sqrt(Real(2)), false);
+    // Straight down through the edge ab and through the vertex a: the sphere's lowest point lands there.
+    expectHit(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, 0, 5), Vec3<T>(0, 0, -10)), T(1), triangle),
+              Real(0.4), c + RealVec3(1, 0, 0), RealVec3(0, 0, 1), false);
+    expectHit(sweepSphereTriangle(pathFrom(o + Vec3<T>(0, 0, 5), Vec3<T>(0, 0, -10)), T(1), triangle),
+              Real(0.4), c, RealVec3(0, 0, 1), false);
+    // Collinear vertices: no triangle.
+    EXPECT_FALSE(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, 0, 5), Vec3<T>(0, 0, -10)), T(1),
+                                     Triangle<T>{o, o + Vec3<T>(1, 1, 1), o + Vec3<T>(2, 2, 2)}));
+}
+
+// PhysX issue #501: a triangle sweep that picks one edge capsule or vertex sphere by a heuristic (the
+// feature nearest to where the centre's path crosses the plane) and ray-casts only that one misses
+// contacts. Here the path crosses the plane at (2, 17), nearest to vertex c = (0, 10) whose sphere it
+// never reaches, while the sphere meets edge ab long before: (20t - 3)^2 + (0.9 - 0.9t)^2 = 1.
+TYPED_TEST(SphereSweepTest, RegressionPhysx501EveryEdgeIsTested) {
+    using T = TypeParam;
+    const Vec3<T> o = base<T>();
+    const Triangle<T> triangle{o, o + Vec3<T>(10, 0, 0), o + Vec3<T>(0, 10, 0)};
+    // (400 + h^2) t^2 - 2 (60 + h^2) t + 8 + h^2 = 0 with h = 0.9 (as rounded to T): the smaller root.
+    const Real h = Real(T(0.9)), a = 400 + h * h, halfB = -(60 + h * h), constant = 8 + h * h;
+    const Real t = (-halfB - std::sqrt(halfB * halfB - a * constant)) / a;
+    const RealVec3 offset(0, 20 * t - 3, h - h * t);
+    const auto hit =
+        sweepSphereTriangle(pathFrom(o + Vec3<T>(2, -3, 0.9), Vec3<T>(0, 20, -0.9)), T(1), triangle);
+    expectHit(hit, t, widen(o) + RealVec3(2, 0, 0), offset / glm::length(offset), false);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Planes: document 002's T8 and its defect.
+
+template <class T> Plane<T> floorPlane() { return {Vec3<T>(0, 0, 1), T(500)}; }  // z = 500
+
+// SPEC defect 002: (d0 - r) / (d0 - d1) holds only from the positive side. A sphere coming from the
+// negative side of a two-sided plane meets it at (d0 + r) / (d0 - d1) = (-5 + 1) / (-5 - 5) = 0.4; the
+// document's formula gives 0.6.
+TYPED_TEST(SphereSweepTest, RegressionSpec002SphereFromNegativeSide) {
+    using T = TypeParam;
+    const Vec3<T> o = base<T>();
+    const Ray<T> rising = pathFrom(o + Vec3<T>(0, 0, -5), Vec3<T>(0, 0, 10));
+    expectHit(sweepSphereTwoSidedPlane(rising, T(1), floorPlane<T>()), Real(0.4), widen(o),
+              RealVec3(0, 0, -1), false);
+    // Against the half-space, a centre below the plane is inside the solid: contact at t = 0.
+    expectHit(sweepSpherePlane(rising, T(1), floorPlane<T>()), 0, widen(o), RealVec3(0, 0, 1), true);
+    // From the positive side both agree: (5 - 1) / 10.
+    const Ray<T> falling = pathFrom(o + Vec3<T>(0, 0, 5), Vec3<T>(0, 0, -10));
+    expectHit(sweepSpherePlane(falling, T(1), floorPlane<T>()), Real(0.4), widen(o), RealVec3(0, 0, 1),
+              false);
+    expectHit(sweepSphereTwoSidedPlane(falling, T(1), floorPlane<T>()), Real(0.4), widen(o),
+              RealVec3(0, 0, 1), false);
+}
+
+// SPEC defect 002: an overlap at t = 0 must give t = 0. The document's formula gives (0.5 - 1) / 10 < 0
+// for a sphere 0.5 above the plane moving down, and 0.05 for one moving up.
+TYPED_TEST(SphereSweepTest, RegressionSpec002OverlapAtStartGivesZero) {
+    using T = TypeParam;
+    const Vec3<T> o = base<T>();
+    for (const T height : {T(0.5), T(-0.5)}) {
+        for (const T speed : {T(-10), T(10), T(0)}) {
+            const Ray<T> path = pathFrom(o + Vec3<T>(0, 0, height), Vec3<T>(0, 0, speed));
+            expectHit(sweepSpherePlane(path, T(1), floorPlane<T>()), 0, widen(o), RealVec3(0, 0, 1), true);
+            expectHit(sweepSphereTwoSidedPlane(path, T(1), floorPlane<T>()), 0, widen(o),
+                      RealVec3(0, 0, height > 0 ? 1 : -1), true);
+        }
+    }
+}
+
+TYPED_TEST(SphereSweepTest, PlaneParallelTiltedAndCentreOnPlane) {
+    using T = TypeParam;
+    const Vec3<T> o = base<T>();
+    // Moving parallel: never, and no NaN from the zero approach rate.
+    EXPECT_FALSE(sweepSpherePlane(pathFrom(o + Vec3<T>(0, 0, 2), Vec3<T>(10, 3, 0)), T(1), floorPlane<T>()));
+    EXPECT_FALSE(
+        sweepSphereTwoSidedPlane(pathFrom(o + Vec3<T>(0, 0, -2), Vec3<T>(10, 3, 0)), T(1), floorPlane<T>()));
+    // Centre exactly on the two-sided plane: the side it comes from.
+    expectHit(sweepSphereTwoSidedPlane(pathFrom(o, Vec3<T>(0, 0, -1)), T(1), floorPlane<T>()), 0, widen(o),
+              RealVec3(0, 0, 1), true);
+    expectHit(sweepSphereTwoSidedPlane(pathFrom(o, Vec3<T>(0, 0, 1)), T(1), floorPlane<T>()), 0, widen(o),
+              RealVec3(0, 0, -1), true);
+    // A tilted plane through base, normal (0.6, 0.8, 0) rounded to T; expected values from its
+    // rounded coefficients.
+    const Plane<T> tilted{Vec3<T>(T(0.6), T(0.8), 0), T(0.6) * o.x + T(0.8) * o.y};
+    const Ray<T> path = pathFrom(o + Vec3<T>(30, 40, 7), Vec3<T>(-60, -80, 1));
+    const RealVec3 n = widen(tilted.normal);
+    const Real d0 = glm::dot(n, widen(path.origin)) - Real(tilted.offset);
+    const Real t = (d0 - 2) / -glm::dot(n, widen(path.direction));
+    expectHit(sweepSpherePlane(path, T(2), tilted), t,
+              widen(path.origin) + t * widen(path.direction) - Real(2) * n, n, false);
+    // A normal that is not unit length: no plane.
+    EXPECT_FALSE(sweepSpherePlane(path, T(2), Plane<T>{Vec3<T>(0, 0, 2), T(1000)}));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Every target: zero displacement, scales, maxT limits, and invalid input.
+
+// One sweep function per target, each with a target about base (size ~scale) whose highest point is
+// at base + (0, 0, top * scale), straight below which the tests place the sphere.
+template <class T> struct AnyTarget {
+    const char* name;
+    T top;
+    std::function<std::optional<SphereSweepHit<T>>(const Ray<T>&, T)> sweep;
+};
+
+template <class T> std::vector<AnyTarget<T>> allTargets(T scale = T(1)) {
+    const Vec3<T> o = base<T>() * scale;
+    const Triangle<T> triangle{o - Vec3<T>(scale, scale, 0), o + Vec3<T>(scale, 0, 0),
+                               o + Vec3<T>(0, scale, 0)};
+    const Plane<T> plane{Vec3<T>(0, 0, 1), o.z};
+    return {
+        {"sphere", T(1),
+         [=](const Ray<T>& p, T r) {
+             return sweepSphereSphere(p, r, Sphere<T>{o, scale});
+         }},
+        {"capsule", T(2),
+         [=](const Ray<T>& p, T r) {
+             return sweepSphereCapsule(p, r,
+                                       Capsule<T>{o - Vec3<T>(0, 0, scale), o + Vec3<T>(0, 0, scale), scale});
+         }},
+        {"obb", T(1),
+         [=](const Ray<T>& p, T r) {
+             return sweepSphereObb(p, r, Obb<T>{o, Mat3<T>(1), Vec3<T>(scale)});
+         }},
+        {"aabb", T(1),
+         [=](const Ray<T>& p, T r) {
+             return sweepSphereAabb(p, r, Aabb<T>{o - Vec3<T>(scale), o + Vec3<T>(scale)});
+         }},
+        {"triangle", T(0), [=](const Ray<T>& p, T r) { return sweepSphereTriangle(p, r, triangle); }},
+        {"plane", T(0), [=](const Ray<T>& p, T r) { return sweepSpherePlane(p, r, plane); }},
+        {"two-sided plane", T(0),
+         [=](const Ray<T>& p, T r) { return sweepSphereTwoSidedPlane(p, r, plane); }},
+    };
+}
+
+TYPED_TEST(SphereSweepTest, ZeroDisplacementIsAStaticQuery) {
+    using T = TypeParam;
+    for (const AnyTarget<T>& target : allTargets<T>()) {
+        SCOPED_TRACE(target.name);
+        // Centre 1.5 above the target: overlapping with r = 2, apart with r = 1.
+        const Ray<T> still = pathFrom(base<T>() + Vec3<T>(0, 0, target.top + T(1.5)), Vec3<T>(0, 0, 0));
+        const auto overlapping = target.sweep(still, T(2));
+        ASSERT_TRUE(overlapping.has_value());
+        EXPECT_EQ(overlapping->t, T(0));
+        EXPECT_TRUE(overlapping->startsInContact);
+        EXPECT_EQ(overlapping->normal, Vec3<T>(0, 0, 1));
+        EXPECT_EQ(overlapping->point, base<T>() + Vec3<T>(0, 0, target.top));
+        EXPECT_FALSE(target.sweep(still, T(1)));
+    }
+}
+
+TYPED_TEST(SphereSweepTest, HugeAndTinyScales) {
+    using T = TypeParam;
+    for (const T scale : {T(1e6), T(1e-4)}) {
+        for (const AnyTarget<T>& target : allTargets<T>(scale)) {
+            SCOPED_TRACE(::testing::Message() << target.name << " at scale " << scale);
+            // From 11 above the target's base point straight down at speed 20: a sphere of radius 1
+            // lands on the top at t = (11 - top - 1) / 20 (all in units of scale).
+            const Ray<T> path =
+                pathFrom(base<T>() * scale + Vec3<T>(0, 0, 11) * scale, Vec3<T>(0, 0, -20) * scale);
+            const auto hit = target.sweep(path, scale);
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_NEAR(double(hit->t), (10 - double(target.top)) / 20, 64 * double(Bounds<T>::u) * 2000);
+            EXPECT_LE(test::angleBetween(widen(hit->normal), RealVec3(0, 0, 1)), 64 * Bounds<T>::u * 2000);
+            const RealVec3 expectedPoint = (widen(base<T>()) + RealVec3(0, 0, target.top)) * Real(scale);
+            EXPECT_LE(glm::length(widen(hit->point) - expectedPoint), 64 * Bounds<T>::u * 2000 * scale);
+        }
+    }
+}
+
+TYPED_TEST(SphereSweepTest, MaxTLimits) {
+    using T = TypeParam;
+    const T inf = std::numeric_limits<T>::infinity();
+    for (const AnyTarget<T>& target : allTargets<T>()) {
+        SCOPED_TRACE(target.name);
+        const Vec3<T> above = base<T>() + Vec3<T>(0, 0, target.top + 10), down(0, 0, -20);
+        // The sphere (r = 1) lands at t = 9 / 20.
+        EXPECT_FALSE(target.sweep(pathFrom(above, down, T(0.44)), T(1))) << "stops short";
+        EXPECT_TRUE(target.sweep(pathFrom(above, down, T(0.46)), T(1)));
+        EXPECT_FALSE(target.sweep(pathFrom(above, down, T(0)), T(1))) << "maxT = 0, apart";
+        const auto unbounded = target.sweep(pathFrom(above, Vec3<T>(0, 0, -1), inf), T(1));
+        ASSERT_TRUE(unbounded.has_value());
+        EXPECT_EQ(unbounded->t, T(9));
+        const auto atStart = target.sweep(pathFrom(above - Vec3<T>(0, 0, 9.5), down, T(0)), T(1));
+        ASSERT_TRUE(atStart.has_value()) << "maxT = 0, overlapping";
+        EXPECT_EQ(atStart->t, T(0));
+    }
+}
+
+TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
+    using T = TypeParam;
+    const Vec3<T> o = base<T>();
+    const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    const Ray<T> good = pathFrom(o + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20));
+    for (const AnyTarget<T>& target : allTargets<T>()) {
+        SCOPED_TRACE(target.name);
+        ASSERT_TRUE(target.sweep(good, T(1)));
+        for (const T bad : {nan, inf, -inf}) {
+            for (int i = 0; i < 3; ++i) {
+                Ray<T> path = good;
+                path.origin[i] = bad;
+                EXPECT_FALSE(target.sweep(path, T(1))) << "origin " << i << " = " << bad;
+                path = good;
+                path.direction[i] = bad;
+                EXPECT_FALSE(target.sweep(path, T(1))) << "direction " << i << " = " << bad;
+            }
+            EXPECT_FALSE(target.sweep(good, bad)) << "radius " << bad;
+        }
+        for (const T badMaxT : {nan, T(-1), -inf})
+            EXPECT_FALSE(target.sweep(pathFrom(good.origin, good.direction, badMaxT), T(1)));
+        EXPECT_FALSE(target.sweep(good, T(-1))) << "negative radius";
+    }
+    // Every field of every target.
+    const Ray<T> path = good;
+    for (const T bad : {nan, inf, -inf}) {
+        for (int i = 0; i < 3; ++i) {
+            Sphere<T> sphere{o, T(1)};
+            sphere.center[i] = bad;
+            EXPECT_FALSE(sweepSphereSphere(path, T(1), sphere));
+            Capsule<T> capsule{o, o + Vec3<T>(1, 0, 0), T(1)};
+            capsule.a[i] = bad;
+            EXPECT_FALSE(sweepSphereCapsule(path, T(1), capsule));
+            capsule = {o, o + Vec3<T>(1, 0, 0), T(1)};
+            capsule.b[i] = bad;
+            EXPECT_FALSE(sweepSphereCapsule(path, T(1), capsule));
+            Obb<T> box{o, Mat3<T>(1), Vec3<T>(1)};
+            box.center[i] = bad;
+            EXPECT_FALSE(sweepSphereObb(path, T(1), box));
+            box = {o, Mat3<T>(1), Vec3<T>(1)};
+            box.halfExtents[i] = bad;
+            EXPECT_FALSE(sweepSphereObb(path, T(1), box));
+            for (int column = 0; column < 3; ++column) {
+                box = {o, Mat3<T>(1), Vec3<T>(1)};
+                box.rotation[column][i] = bad;
+                EXPECT_FALSE(sweepSphereObb(path, T(1), box));
+            }
+            Aabb<T> aabb{o - Vec3<T>(1), o + Vec3<T>(1)};
+            aabb.min[i] = bad;
+            EXPECT_FALSE(sweepSphereAabb(path, T(1), aabb));
+            aabb = {o - Vec3<T>(1), o + Vec3<T>(1)};
+            aabb.max[i] = bad;
+            EXPECT_FALSE(sweepSphereAabb(path, T(1), aabb));
+            for (int vertex = 0; vertex < 3; ++vertex) {
+                Triangle<T> triangle = testTriangle<T>();
+                (vertex == 0 ? triangle.a : vertex == 1 ? triangle.b : triangle.c)[i] = bad;
+                EXPECT_FALSE(sweepSphereTriangle(path, T(1), triangle));
+            }
+            Plane<T> plane = floorPlane<T>();
+            plane.normal[i] = bad;
+            EXPECT_FALSE(sweepSpherePlane(path, T(1), plane));
+            EXPECT_FALSE(sweepSphereTwoSidedPlane(path, T(1), plane));
+        }
+        EXPECT_FALSE(sweepSphereSphere(path, T(1), Sphere<T>{o, bad}));
+        EXPECT_FALSE(sweepSphereCapsule(path, T(1), Capsule<T>{o, o, bad}));
+        EXPECT_FALSE(sweepSpherePlane(path, T(1), Plane<T>{Vec3<T>(0, 0, 1), bad}));
+        EXPECT_FALSE(sweepSphereTwoSidedPlane(path, T(1), Plane<T>{Vec3<T>(0, 0, 1), bad}));
+    }
+    EXPECT_FALSE(sweepSphereSphere(path, T(1), Sphere<T>{o, T(-1)}));
+    EXPECT_FALSE(sweepSphereCapsule(path, T(1), Capsule<T>{o, o, T(-1)}));
+    EXPECT_FALSE(sweepSphereObb(path, T(1), Obb<T>{o, Mat3<T>(1), Vec3<T>(1, -1, 1)}));
+    EXPECT_FALSE(sweepSpherePlane(path, T(1), Plane<T>{Vec3<T>(0), T(0)}));
+}
+
+}  // namespace
+}  // namespace analytic
