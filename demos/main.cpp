@@ -3,7 +3,17 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <variant>
 #include <vector>
+
+#include "analytic/adapters/bullet_math.hpp"
+#include "analytic/adapters/shape_primitives.hpp"
+#include "analytic/geometry/plane_tests.hpp"
+#include "analytic/geometry/ray_box.hpp"
+#include "analytic/geometry/ray_capsule.hpp"
+#include "analytic/geometry/ray_cylinder.hpp"
+#include "analytic/geometry/ray_sphere.hpp"
 
 namespace {
 
@@ -41,6 +51,51 @@ const char* shapeName(const btCollisionObject* object) {
     return object ? object->getCollisionShape()->getName() : "nothing";
 }
 
+using Ray = analytic::Ray<btScalar>;
+using Hit = std::optional<analytic::SurfaceHit<btScalar>>;
+
+// The exact first hit of a ray on one primitive; the plane is the solid half-space behind it.
+Hit castRay(const Ray& ray, const analytic::Primitive& primitive) {
+    constexpr auto policy = analytic::StartInside::HitAtOrigin;
+    return std::visit(
+        [&](const auto& shape) -> Hit {
+            using Shape = std::decay_t<decltype(shape)>;
+            if constexpr (std::is_same_v<Shape, analytic::Sphere<btScalar>>)
+                return analytic::firstHit(analytic::intersectRaySphere(ray, shape), ray, policy);
+            else if constexpr (std::is_same_v<Shape, analytic::Obb<btScalar>>)
+                return analytic::firstHit(analytic::intersectRayObb(ray, shape), ray, policy);
+            else if constexpr (std::is_same_v<Shape, analytic::Capsule<btScalar>>)
+                return analytic::firstHit(analytic::intersectRayCapsule(ray, shape), ray, policy);
+            else if constexpr (std::is_same_v<Shape, analytic::Cylinder<btScalar>>)
+                return analytic::firstHit(analytic::intersectRayCylinder(ray, shape), ray, policy);
+            else {
+                const auto crossing = analytic::intersectRayPlane(ray, shape);
+                if (crossing && crossing->outcome == analytic::RayPlaneOutcome::Hit) return crossing->hit;
+                return std::nullopt;
+            }
+        },
+        primitive);
+}
+
+struct ExactHit {
+    const btCollisionObject* object = nullptr;
+    analytic::SurfaceHit<btScalar> hit{};
+};
+
+// The closest exact hit over every object of the world, each converted to its primitive.
+ExactHit closestExactHit(const btCollisionWorld& world, const Ray& ray) {
+    ExactHit closest;
+    const btCollisionObjectArray& objects = world.getCollisionObjectArray();
+    for (int i = 0; i < objects.size(); ++i) {
+        const auto primitive =
+            analytic::toPrimitive(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform());
+        if (!primitive) continue;
+        const Hit hit = castRay(ray, *primitive);
+        if (hit && (!closest.object || hit->t < closest.hit.t)) closest = {objects[i], *hit};
+    }
+    return closest;
+}
+
 }  // namespace
 
 int main() {
@@ -57,13 +112,25 @@ int main() {
     std::printf("after 4 s: sphere rests at y = %.4f, box at y = %.4f\n", double(sphereAt.y()),
                 double(boxAt.y()));
 
-    const btVector3 rays[][2] = {
-        {{-2, 10, 0}, {-2, -10, 0}}, {{2, 10, 0.2}, {2, -10, 0.2}}, {{-10, 0.3, 0}, {10, 0.3, 0}}};
+    const btVector3 rays[][2] = {{{-2, 10, 0}, {-2, -10, 0}},
+                                 {{2, 10, 0.2}, {2, -10, 0.2}},
+                                 {{-10, 0.3, 0}, {10, 0.3, 0}},
+                                 // Starts inside the sphere: Bullet reports nothing, the core a hit at the
+                                 // origin (StartInside policy).
+                                 {{-2, 0.5, 0}, {-2, 0.5, 10}},
+                                 // Long and slanted, past the box's top edge.
+                                 {{-40, 30, 0.3}, {40, -30.2, 0.3}}};
     for (const auto& ray : rays) {
         btCollisionWorld::ClosestRayResultCallback hit(ray[0], ray[1]);
         demo.world.rayTest(ray[0], ray[1], hit);
-        std::printf("ray (%g, %g, %g) -> (%g, %g, %g): Bullet hits %s at fraction %.6f\n", double(ray[0].x()),
-                    double(ray[0].y()), double(ray[0].z()), double(ray[1].x()), double(ray[1].y()),
-                    double(ray[1].z()), shapeName(hit.m_collisionObject), double(hit.m_closestHitFraction));
+        const ExactHit exact = closestExactHit(
+            demo.world, analytic::segmentRay(analytic::toGlm(ray[0]), analytic::toGlm(ray[1])));
+        std::printf(
+            "ray (%g, %g, %g) -> (%g, %g, %g)\n  Bullet's rayTest: %s at fraction %.7f\n"
+            "  exact analytic:   %s at fraction %.7f, normal (%.4f, %.4f, %.4f)\n",
+            double(ray[0].x()), double(ray[0].y()), double(ray[0].z()), double(ray[1].x()),
+            double(ray[1].y()), double(ray[1].z()), shapeName(hit.m_collisionObject),
+            double(hit.m_closestHitFraction), shapeName(exact.object), double(exact.hit.t),
+            double(exact.hit.normal.x), double(exact.hit.normal.y), double(exact.hit.normal.z));
     }
 }
