@@ -2,17 +2,14 @@
 // 1024 random cases near a unit-scale plane, where about half of the shapes overlap it.
 #include <benchmark/benchmark.h>
 
-#include <vector>
-
 #include "analytic/geometry/plane_tests.hpp"
+#include "support/bench_support.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using namespace analytic;
 using analytic::test::Random;
-
-constexpr int kCaseCount = 1024;
 
 template <class T, class Shape> struct Case {
     Shape shape;
@@ -21,21 +18,15 @@ template <class T, class Shape> struct Case {
 
 // makeShape(random) draws one shape within a few units of the origin; the plane passes within 2 of it.
 template <class T, class MakeShape> auto makeCases(MakeShape makeShape) {
-    Random random(2024);
-    std::vector<Case<T, decltype(makeShape(random))>> cases;
-    for (int k = 0; k < kCaseCount; ++k) {
+    return bench::drawCases(2024, [&](Random& random) {
         auto shape = makeShape(random);
-        cases.push_back({shape, Plane<T>{random.unitVector<T>(), T(random.uniform(-2, 2))}});
-    }
-    return cases;
+        return Case<T, decltype(shape)>{shape, Plane<T>{random.unitVector<T>(), T(random.uniform(-2, 2))}};
+    });
 }
 
 template <class Cases, class Kernel>
 void runCases(benchmark::State& state, const Cases& cases, Kernel kernel) {
-    for (auto _ : state)
-        for (const auto& c : cases)
-            benchmark::DoNotOptimize(kernel(c.shape, c.plane));
-    state.SetItemsProcessed(state.iterations() * kCaseCount);
+    bench::timeKernel(state, cases, [&](const auto& c) { return kernel(c.shape, c.plane); });
 }
 
 template <class T> void benchIntersectRayPlane(benchmark::State& state) {
@@ -102,17 +93,12 @@ template <class T> void benchCollideObbPlane(benchmark::State& state) {
              [](const Obb<T>& box, const Plane<T>& plane) { return collideObbPlane(box, plane); });
 }
 
-// Registers bench<kernel> for float and double as BM_<kernel>Float and BM_<kernel>Double.
-#define PLANE_BENCHMARK(kernel)                                            \
-    BENCHMARK_TEMPLATE(bench##kernel, float)->Name("BM_" #kernel "Float"); \
-    BENCHMARK_TEMPLATE(bench##kernel, double)->Name("BM_" #kernel "Double")
-
-PLANE_BENCHMARK(IntersectRayPlane);
-PLANE_BENCHMARK(ClassifyPointPlane);
-PLANE_BENCHMARK(CollideSpherePlane);
-PLANE_BENCHMARK(CollideEllipsoidPlane);
-PLANE_BENCHMARK(IntersectTrianglePlane);
-PLANE_BENCHMARK(ClassifyAabbPlane);
-PLANE_BENCHMARK(CollideObbPlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(IntersectRayPlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(ClassifyPointPlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(CollideSpherePlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(CollideEllipsoidPlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(IntersectTrianglePlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(ClassifyAabbPlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(CollideObbPlane);
 
 }  // namespace

@@ -6,19 +6,17 @@
 #include <cstdint>
 #include <limits>
 #include <utility>
-#include <vector>
 
 #include "analytic/geometry/ray_capsule.hpp"
 #include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
+#include "support/bench_support.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using namespace analytic;
 using analytic::test::Random;
-
-constexpr int kCases = 1024;
 
 template <class T, int N> VecN<T, N> randomPoint(Random& random, double extent) {
     if constexpr (N == 3) {
@@ -36,33 +34,21 @@ template <class T, int N, class Solid> struct Case {
 // makeSolid(random) draws a solid and returns it with a point at its middle; the ray starts up to 6 away
 // and heads for a point within 1 of that middle.
 template <class T, int N, class MakeSolid> auto makeCases(std::uint64_t seed, const MakeSolid& makeSolid) {
-    Random random(seed);
-    using Solid = decltype(makeSolid(random).first);
-    std::vector<Case<T, N, Solid>> cases;
-    for (int i = 0; i < kCases; ++i) {
+    return bench::drawCases(seed, [&](Random& random) {
+        using Solid = decltype(makeSolid(random).first);
         const auto [solid, middle] = makeSolid(random);
         const VecN<T, N> origin = randomPoint<T, N>(random, 6);
         const VecN<T, N> direction =
             (middle + randomPoint<T, N>(random, 1) - origin) * T(random.uniform(0.5, 2));
         const T maxT = random.chance(0.5) ? std::numeric_limits<T>::infinity() : T(random.uniform(0.5, 1.5));
-        cases.push_back({Ray<T, N>{origin, direction, maxT}, solid});
-    }
-    return cases;
+        return Case<T, N, Solid>{Ray<T, N>{origin, direction, maxT}, solid};
+    });
 }
 
 template <class Cases, class Kernel>
 void runCases(benchmark::State& state, const Cases& cases, const Kernel& kernel) {
-    int hits = 0;
-    for (const auto& c : cases)
-        hits += kernel(c.ray, c.solid) ? 1 : 0;
-    for (auto _ : state)
-        for (const auto& c : cases)
-            benchmark::DoNotOptimize(kernel(c.ray, c.solid));
-    state.SetItemsProcessed(state.iterations() * std::int64_t(cases.size()));
-    state.counters["per_test"] =
-        benchmark::Counter(double(state.iterations()) * double(cases.size()),
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-    state.counters["hit_fraction"] = double(hits) / double(cases.size());
+    const auto test = [&](const auto& c) { return kernel(c.ray, c.solid); };
+    bench::timeHitOrMiss(state, cases, test, "per_test");
 }
 
 template <class T, int N> auto ballCases() {
@@ -79,41 +65,36 @@ template <class T, class Solid> auto axisSolidCases(std::uint64_t seed) {
     });
 }
 
-template <class T> void BM_RaySphere(benchmark::State& state) {
+template <class T> void benchRaySphere(benchmark::State& state) {
     runCases(state, ballCases<T, 3>(),
              [](const Ray<T>& ray, const Sphere<T>& s) { return intersectRaySphere(ray, s); });
 }
 
-template <class T> void BM_RayCircle(benchmark::State& state) {
+template <class T> void benchRayCircle(benchmark::State& state) {
     runCases(state, ballCases<T, 2>(),
              [](const Ray2<T>& ray, const Circle<T>& c) { return intersectRaySphere(ray, c); });
 }
 
-template <class T> void BM_SegmentSphereCrossings(benchmark::State& state) {
+template <class T> void benchSegmentSphereCrossings(benchmark::State& state) {
     runCases(state, ballCases<T, 3>(), [](const Ray<T>& ray, const Sphere<T>& s) {
         return surfaceCrossings(intersectRaySphere(ray, s), ray).count;
     });
 }
 
-template <class T> void BM_RayCapsule(benchmark::State& state) {
+template <class T> void benchRayCapsule(benchmark::State& state) {
     runCases(state, axisSolidCases<T, Capsule<T>>(2),
              [](const Ray<T>& ray, const Capsule<T>& c) { return intersectRayCapsule(ray, c); });
 }
 
-template <class T> void BM_RayCylinder(benchmark::State& state) {
+template <class T> void benchRayCylinder(benchmark::State& state) {
     runCases(state, axisSolidCases<T, Cylinder<T>>(3),
              [](const Ray<T>& ray, const Cylinder<T>& c) { return intersectRayCylinder(ray, c); });
 }
 
 }  // namespace
 
-BENCHMARK_TEMPLATE(BM_RaySphere, float)->Name("BM_RaySphereFloat");
-BENCHMARK_TEMPLATE(BM_RaySphere, double)->Name("BM_RaySphereDouble");
-BENCHMARK_TEMPLATE(BM_RayCircle, float)->Name("BM_RayCircleFloat");
-BENCHMARK_TEMPLATE(BM_RayCircle, double)->Name("BM_RayCircleDouble");
-BENCHMARK_TEMPLATE(BM_SegmentSphereCrossings, float)->Name("BM_SegmentSphereCrossingsFloat");
-BENCHMARK_TEMPLATE(BM_SegmentSphereCrossings, double)->Name("BM_SegmentSphereCrossingsDouble");
-BENCHMARK_TEMPLATE(BM_RayCapsule, float)->Name("BM_RayCapsuleFloat");
-BENCHMARK_TEMPLATE(BM_RayCapsule, double)->Name("BM_RayCapsuleDouble");
-BENCHMARK_TEMPLATE(BM_RayCylinder, float)->Name("BM_RayCylinderFloat");
-BENCHMARK_TEMPLATE(BM_RayCylinder, double)->Name("BM_RayCylinderDouble");
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(RaySphere);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(RayCircle);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SegmentSphereCrossings);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(RayCapsule);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(RayCylinder);

@@ -3,17 +3,14 @@
 // from it and aimed within 1.5 of its centre, so that about half of the sweeps hit (a few start in contact).
 #include <benchmark/benchmark.h>
 
-#include <vector>
-
 #include "analytic/geometry/sphere_sweep.hpp"
+#include "support/bench_support.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using namespace analytic;
 using analytic::test::Random;
-
-constexpr int kCaseCount = 1024;
 
 template <class T, class Target> struct SweepCase {
     Ray<T> path;
@@ -23,27 +20,21 @@ template <class T, class Target> struct SweepCase {
 
 // makeTarget(random, center) draws a target of size about 1 around center.
 template <class T, class MakeTarget> auto makeCases(MakeTarget makeTarget) {
-    Random random(2024);
-    std::vector<SweepCase<T, decltype(makeTarget(random, Vec3<T>()))>> cases;
-    for (int k = 0; k < kCaseCount; ++k) {
+    return bench::drawCases(2024, [&](Random& random) {
         const Vec3<T> center = random.point<T>(3);
         auto target = makeTarget(random, center);
         const Vec3<T> start = center + T(random.uniform(1, 4)) * random.unitVector<T>();
         const Vec3<T> aim = center + random.point<T>(1.5);
-        cases.push_back({Ray<T>{start, (aim - start) * T(random.uniform(0.3, 1.5)), T(1)},
-                         T(random.uniform(0.1, 0.5)), target});
-    }
-    return cases;
+        return SweepCase<T, decltype(target)>{
+            Ray<T>{start, (aim - start) * T(random.uniform(0.3, 1.5)), T(1)}, T(random.uniform(0.1, 0.5)),
+            target};
+    });
 }
 
 template <class Cases, class Kernel>
 void runCases(benchmark::State& state, const Cases& cases, Kernel kernel) {
-    for (auto _ : state)
-        for (const auto& c : cases)
-            benchmark::DoNotOptimize(kernel(c.path, c.radius, c.target));
-    state.SetItemsProcessed(state.iterations() * kCaseCount);
-    state.counters["ns_per_sweep"] = benchmark::Counter(
-        double(state.iterations()) * kCaseCount, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    const auto sweep = [&](const auto& c) { return kernel(c.path, c.radius, c.target); };
+    bench::timeKernel(state, cases, sweep, "ns_per_sweep");
 }
 
 template <class T> void benchSweepSphereSphere(benchmark::State& state) {
@@ -88,21 +79,19 @@ template <class T> void benchSweepSphereAabb(benchmark::State& state) {
     });
 }
 
+template <class T> Triangle<T> randomTriangle(Random& random, const Vec3<T>& center) {
+    return {center + random.point<T>(1.2), center + random.point<T>(1.2), center + random.point<T>(1.2)};
+}
+
 template <class T> void benchSweepSphereTriangle(benchmark::State& state) {
-    const auto cases = makeCases<T>([](Random& random, const Vec3<T>& center) {
-        return Triangle<T>{center + random.point<T>(1.2), center + random.point<T>(1.2),
-                           center + random.point<T>(1.2)};
-    });
+    const auto cases = makeCases<T>(randomTriangle<T>);
     runCases(state, cases, [](const Ray<T>& path, T radius, const Triangle<T>& target) {
         return sweepSphereTriangle(path, radius, target);
     });
 }
 
 template <class T> void benchSweepSphereTriangleOneSided(benchmark::State& state) {
-    const auto cases = makeCases<T>([](Random& random, const Vec3<T>& center) {
-        return Triangle<T>{center + random.point<T>(1.2), center + random.point<T>(1.2),
-                           center + random.point<T>(1.2)};
-    });
+    const auto cases = makeCases<T>(randomTriangle<T>);
     runCases(state, cases, [](const Ray<T>& path, T radius, const Triangle<T>& target) {
         return sweepSphereTriangle(path, radius, target, FaceCulling::BackFaces);
     });
@@ -127,18 +116,13 @@ template <class T> void benchSweepSphereTwoSidedPlane(benchmark::State& state) {
     });
 }
 
-// Registers bench<kernel> for float and double as BM_<kernel>Float and BM_<kernel>Double.
-#define SWEEP_BENCHMARK(kernel)                                            \
-    BENCHMARK_TEMPLATE(bench##kernel, float)->Name("BM_" #kernel "Float"); \
-    BENCHMARK_TEMPLATE(bench##kernel, double)->Name("BM_" #kernel "Double")
-
-SWEEP_BENCHMARK(SweepSphereSphere);
-SWEEP_BENCHMARK(SweepSphereCapsule);
-SWEEP_BENCHMARK(SweepSphereObb);
-SWEEP_BENCHMARK(SweepSphereAabb);
-SWEEP_BENCHMARK(SweepSphereTriangle);
-SWEEP_BENCHMARK(SweepSphereTriangleOneSided);
-SWEEP_BENCHMARK(SweepSpherePlane);
-SWEEP_BENCHMARK(SweepSphereTwoSidedPlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereSphere);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereCapsule);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereObb);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereAabb);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereTriangle);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereTriangleOneSided);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSpherePlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereTwoSidedPlane);
 
 }  // namespace

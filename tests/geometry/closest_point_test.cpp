@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <limits>
@@ -80,6 +81,27 @@ private:
     };
     std::vector<Entry> entries_;
 };
+
+// The skeleton of the random tests: `cases` cases from one seeded source, the worst errors printed under
+// name at the end. checkCase(random, errors, i, skipped) checks case i, and counts it in skipped where a
+// comparison had to be left out (within the band of a boundary); at most maxSkipped may be. The first
+// failing case ends the test, named.
+template <class CheckCase> void checkRandomCases(const char* name, std::uint64_t seed, int cases,
+                                                 double maxSkipped, CheckCase checkCase) {
+    Random random(seed);
+    ErrorRecord errors;
+    int skipped = 0;
+    for (int i = 0; i < cases; ++i) {
+        checkCase(random, errors, i, skipped);
+        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
+    }
+    errors.print(name, skipped);
+    EXPECT_LE(skipped, maxSkipped);
+}
+
+template <class CheckCase> void checkRandomCases(const char* name, std::uint64_t seed, CheckCase checkCase) {
+    checkRandomCases(name, seed, kRandomCases, kMaxSkippedFraction * kRandomCases, checkCase);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Random cases: sizes log-uniform in 1e-4 .. 1e6; centres half within a size of the origin (where the
@@ -184,9 +206,7 @@ TYPED_TEST_SUITE(ClosestPointOnSegment, test::Scalars);
 
 TYPED_TEST(ClosestPointOnSegment, MatchesReference) {
     using T = TypeParam;
-    Random random(101);
-    ErrorRecord errors;
-    for (int i = 0; i < kRandomCases; ++i) {
+    checkRandomCases("segment", 101, [](Random& random, ErrorRecord& errors, int i, int&) {
         const double scale = randomScale(random);
         const Vec3<T> centre = randomCentre<T>(random, scale);
         const Vec3<T> a = randomPointAround(random, centre, scale);
@@ -206,8 +226,7 @@ TYPED_TEST(ClosestPointOnSegment, MatchesReference) {
         ASSERT_TRUE(result->s >= T(0) && result->s <= T(1)) << i;
         errors.add("distance", distanceError, distanceBound);
         errors.add("point", pointError, pointBound);
-    }
-    errors.print("segment", 0);
+    });
 }
 
 TYPED_TEST(ClosestPointOnSegment, EndsAndZeroLength) {
@@ -288,16 +307,10 @@ bool expectTriangleMatches(const Vec3<T>& point, const Triangle<T>& triangle, Er
 
 TYPED_TEST(ClosestPointOnTriangle, MatchesReference) {
     using T = TypeParam;
-    Random random(202);
-    ErrorRecord errors;
-    int skipped = 0;
-    for (int i = 0; i < kRandomCases; ++i) {
+    checkRandomCases("triangle", 202, [](Random& random, ErrorRecord& errors, int, int& skipped) {
         const TriangleCase<T> c = randomTriangleCase<T>(random, randomScale(random));
         skipped += expectTriangleMatches(c.point, c.triangle, errors);
-        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
-    }
-    errors.print("triangle", skipped);
-    EXPECT_LE(skipped, kMaxSkippedFraction * kRandomCases);
+    });
 }
 
 // Queries exactly on vertices (in and off the plane), in vertex and edge regions, and on edges.
@@ -366,10 +379,7 @@ TYPED_TEST(ClosestPointOnTriangle, QueriesOnFeaturesMatchReference) {
 // with the thin part at each vertex in turn: the normal must come from the best-conditioned edges.
 TYPED_TEST(ClosestPointOnTriangle, SliversMatchReference) {
     using T = TypeParam;
-    Random random(205);
-    ErrorRecord errors;
-    int skipped = 0;
-    for (int i = 0; i < kRandomCases / 10; ++i) {
+    const auto checkSliver = [](Random& random, ErrorRecord& errors, int i, int& skipped) {
         const double scale = randomScale(random);
         const Vec3<double> centre(randomCentre<T>(random, scale));
         const Vec3<double> along = random.unitVector<double>() * scale,
@@ -390,11 +400,9 @@ TYPED_TEST(ClosestPointOnTriangle, SliversMatchReference) {
                                    Vec3<T>(vertices[(first + 2) % 3])};
         const Vec3<T> point(centre + random.point<double>(1.5 * scale));
         skipped += expectTriangleMatches(point, triangle, errors);
-        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
-    }
-    errors.print("sliver triangle", skipped);
+    };
     // Features of the thinnest float slivers are within the band of each other or degenerate.
-    EXPECT_LE(skipped, kRandomCases / 10 / 4);
+    checkRandomCases("sliver triangle", 205, kRandomCases / 10, kRandomCases / 10 / 4, checkSliver);
 }
 
 // Collinear, two equal, all equal vertices: the closest point of the edges, never a Face.
@@ -442,10 +450,7 @@ TYPED_TEST_SUITE(ClosestPointOnObb, test::Scalars);
 
 TYPED_TEST(ClosestPointOnObb, MatchesReference) {
     using T = TypeParam;
-    Random random(303);
-    ErrorRecord errors;
-    int skipped = 0;
-    for (int i = 0; i < kRandomCases; ++i) {
+    checkRandomCases("obb", 303, [](Random& random, ErrorRecord& errors, int i, int& skipped) {
         const ObbCase<T> c = randomObbCase<T>(random, randomScale(random));
         const auto result = closestPointOnObb(c.point, c.box);
         ASSERT_TRUE(result);
@@ -462,12 +467,12 @@ TYPED_TEST(ClosestPointOnObb, MatchesReference) {
         const Real signedDistance = ref::signedDistancePointObb(p, center, rotation, halfExtents);
         if (std::abs(signedDistance) <= tolerance<T>(kBandUnits, caseScale)) {
             ++skipped;
-            continue;
+            return;
         }
         ASSERT_EQ(result->inside, signedDistance < 0) << i;
         if (!result->inside) {
             EXPECT_EQ(result->nearestFaceDistance, T(0));
-            continue;
+            return;
         }
         EXPECT_EQ(result->point, c.point);
         const Real faceDistanceError = std::abs(Real(result->nearestFaceDistance) + signedDistance);
@@ -481,14 +486,12 @@ TYPED_TEST(ClosestPointOnObb, MatchesReference) {
             std::max({std::min(slack.x, slack.y), std::min(slack.y, slack.z), std::min(slack.x, slack.z)});
         if (secondNearest + signedDistance <= tolerance<T>(kBandUnits, caseScale)) {
             ++skipped;
-            continue;
+            return;
         }
         const Real faceError = distance(onFace, exactOnFace);
         ASSERT_LE(faceError, pointBound) << i;
         errors.add("face point", faceError, pointBound);
-    }
-    errors.print("obb", skipped);
-    EXPECT_LE(skipped, kMaxSkippedFraction * kRandomCases);
+    });
 }
 
 // On a face, an edge and a corner (inside, at distance 0), at the centre, and just outside.
@@ -575,9 +578,7 @@ template <class T> void expectSegmentPairMatches(const Vec3<T>& p0, const Vec3<T
 
 TYPED_TEST(ClosestPointsSegmentSegment, MatchesReference) {
     using T = TypeParam;
-    Random random(404);
-    ErrorRecord errors;
-    for (int i = 0; i < kRandomCases; ++i) {
+    checkRandomCases("segment pair", 404, [](Random& random, ErrorRecord& errors, int, int&) {
         const double scale = randomScale(random);
         const Vec3<T> centre = randomCentre<T>(random, scale);
         const Vec3<T> p0 = randomPointAround(random, centre, scale),
@@ -596,9 +597,7 @@ TYPED_TEST(ClosestPointsSegmentSegment, MatchesReference) {
             q1 = q0;
         }
         expectSegmentPairMatches(p0, p1, q0, q1, errors);
-        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
-    }
-    errors.print("segment pair", 0);
+    });
 }
 
 TYPED_TEST(ClosestPointsSegmentSegment, ParallelCrossingAndDegenerate) {
@@ -650,6 +649,20 @@ struct ExpectedContact {
     bool pointIsAmbiguous;  // two surface points equally near: compare the depth only
 };
 
+// The exact contact with a solid of all points within radius of a core (a point, a segment) whose point
+// nearest the sphere's centre is corePoint: the normal's direction runs from there to the centre.
+ExpectedContact expectedRoundContact(const RealVec3& centre, const RealVec3& corePoint, Real radius,
+                                     Real signedDistance, Real caseScale) {
+    const RealVec3 toCentre = centre - corePoint;
+    return {.pointOnB = corePoint + (radius / glm::length(toCentre)) * toCentre,
+            .signedDistance = signedDistance,
+            .normal = toCentre,
+            .surfaceOffset = radius,
+            .caseScale = caseScale,
+            .conditioning = 1,
+            .pointIsAmbiguous = false};
+}
+
 // Returns whether the hit/miss comparison was skipped (near touching).
 template <class T> bool expectContactMatches(const std::optional<Contact<T>>& contact,
                                              const Sphere<T>& sphere, const ExpectedContact& expected,
@@ -694,70 +707,42 @@ template <class T> Sphere<T> randomSphereNear(Random& random, const Vec3<T>& cen
 
 TYPED_TEST(SphereContact, SphereMatchesReference) {
     using T = TypeParam;
-    Random random(501);
-    ErrorRecord errors;
-    int skipped = 0;
-    for (int i = 0; i < kRandomCases; ++i) {
+    checkRandomCases("sphere-sphere", 501, [](Random& random, ErrorRecord& errors, int, int& skipped) {
         const double scale = randomScale(random);
         const Vec3<T> centre = randomCentre<T>(random, scale);
         const Sphere<T> sphere = randomSphereNear(random, centre, scale);
         const Sphere<T> other{centre, T(random.uniform(0, 1) * scale)};
         const RealVec3 c = widen(sphere.center), otherCentre = widen(other.center);
         const Real otherRadius = Real(other.radius);
-        const RealVec3 toCentre = c - otherCentre;
-        const ExpectedContact expected{
-            otherCentre + (otherRadius / glm::length(toCentre)) * toCentre,
-            ref::signedDistancePointSphere(c, otherCentre, otherRadius),
-            toCentre,
-            otherRadius,
-            largestMagnitude({c, otherCentre, RealVec3(Real(sphere.radius) + otherRadius)}),
-            1,
-            false};
+        const ExpectedContact expected = expectedRoundContact(
+            c, otherCentre, otherRadius, ref::signedDistancePointSphere(c, otherCentre, otherRadius),
+            largestMagnitude({c, otherCentre, RealVec3(Real(sphere.radius) + otherRadius)}));
         skipped += expectContactMatches(sphereSphereContact(sphere, other), sphere, expected, errors);
-        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
-    }
-    errors.print("sphere-sphere", skipped);
-    EXPECT_LE(skipped, kMaxSkippedFraction * kRandomCases);
+    });
 }
 
 TYPED_TEST(SphereContact, CapsuleMatchesReference) {
     using T = TypeParam;
-    Random random(502);
-    ErrorRecord errors;
-    int skipped = 0;
-    for (int i = 0; i < kRandomCases; ++i) {
+    checkRandomCases("sphere-capsule", 502, [](Random& random, ErrorRecord& errors, int, int& skipped) {
         const double scale = randomScale(random);
         const Vec3<T> centre = randomCentre<T>(random, scale);
         const Sphere<T> sphere = randomSphereNear(random, centre, scale);
         const Vec3<T> a = randomPointAround(random, centre, scale);
         const Capsule<T> capsule{a, random.chance(0.02) ? a : randomPointAround(random, centre, scale),
                                  T(random.uniform(0, 0.5) * scale)};
-        const RealVec3 c = widen(sphere.center);
-        const RealVec3 axisPoint = ref::closestPointOnSegment(c, widen(capsule.a), widen(capsule.b)).point;
-        const RealVec3 toCentre = c - axisPoint;
+        const RealVec3 c = widen(sphere.center), axisA = widen(capsule.a), axisB = widen(capsule.b);
         const Real capsuleRadius = Real(capsule.radius);
-        const ExpectedContact expected{
-            axisPoint + (capsuleRadius / glm::length(toCentre)) * toCentre,
-            ref::signedDistancePointCapsule(c, widen(capsule.a), widen(capsule.b), capsuleRadius),
-            toCentre,
-            capsuleRadius,
-            largestMagnitude(
-                {c, widen(capsule.a), widen(capsule.b), RealVec3(Real(sphere.radius) + capsuleRadius)}),
-            1,
-            false};
+        const ExpectedContact expected = expectedRoundContact(
+            c, ref::closestPointOnSegment(c, axisA, axisB).point, capsuleRadius,
+            ref::signedDistancePointCapsule(c, axisA, axisB, capsuleRadius),
+            largestMagnitude({c, axisA, axisB, RealVec3(Real(sphere.radius) + capsuleRadius)}));
         skipped += expectContactMatches(sphereCapsuleContact(sphere, capsule), sphere, expected, errors);
-        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
-    }
-    errors.print("sphere-capsule", skipped);
-    EXPECT_LE(skipped, kMaxSkippedFraction * kRandomCases);
+    });
 }
 
 TYPED_TEST(SphereContact, ObbMatchesReference) {
     using T = TypeParam;
-    Random random(503);
-    ErrorRecord errors;
-    int skipped = 0;
-    for (int i = 0; i < kRandomCases; ++i) {
+    checkRandomCases("sphere-obb", 503, [](Random& random, ErrorRecord& errors, int, int& skipped) {
         const double scale = randomScale(random);
         const ObbCase<T> c = randomObbCase<T>(random, scale);
         const Sphere<T> sphere{c.point, T(random.uniform(0, 1) * scale)};
@@ -779,18 +764,13 @@ TYPED_TEST(SphereContact, ObbMatchesReference) {
             0,         caseScale,      1,
             ambiguous};
         skipped += expectContactMatches(sphereObbContact(sphere, c.box), sphere, expected, errors);
-        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
-    }
-    errors.print("sphere-obb", skipped);
-    EXPECT_LE(skipped, kMaxSkippedFraction * kRandomCases);
+    });
 }
 
 TYPED_TEST(SphereContact, TriangleMatchesReference) {
     using T = TypeParam;
-    Random random(504);
-    ErrorRecord errors;
-    int skipped = 0, degenerate = 0;
-    for (int i = 0; i < kRandomCases; ++i) {
+    int degenerate = 0;
+    checkRandomCases("sphere-triangle", 504, [&](Random& random, ErrorRecord& errors, int, int& skipped) {
         const double scale = randomScale(random);
         const TriangleCase<T> c = randomTriangleCase<T>(random, scale);
         const Sphere<T> sphere{c.point, T(random.uniform(0, 1) * scale)};
@@ -803,7 +783,7 @@ TYPED_TEST(SphereContact, TriangleMatchesReference) {
             if (contact) {
                 EXPECT_GT(sine, 8 * Real(unitRoundoff<T>));
             }
-            continue;
+            return;
         }
         const ref::TrianglePoint exact = ref::closestPointOnTriangle(centre, a, b, v);
         const Real caseScale = largestMagnitude({centre, a, b, v, RealVec3(Real(sphere.radius))});
@@ -829,11 +809,8 @@ TYPED_TEST(SphereContact, TriangleMatchesReference) {
             }
         }
         skipped += nearTouching;
-        if (::testing::Test::HasFailure()) FAIL() << "case " << i;
-    }
-    errors.print("sphere-triangle", skipped);
+    });
     std::printf("sphere-triangle: %d triangles with sine <= 32 u\n", degenerate);
-    EXPECT_LE(skipped, kMaxSkippedFraction * kRandomCases);
 }
 
 // Centre on the triangle (inside, on an edge, at a vertex): depth = radius and the front face normal;

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -19,6 +19,7 @@
 namespace {
 
 using namespace analytic;
+using analytic::test::forEachNonFiniteField;
 using analytic::test::Random;
 using analytic::test::Real;
 using analytic::test::RealVec3;
@@ -89,56 +90,45 @@ template <class T> std::optional<bool> expectOnPlane(Real distance, Real scale, 
     return std::nullopt;
 }
 
-template <class T> std::optional<PlaneSide> expectSide(Real distance, Real scale) {
+// The side a point at an exact distance must be on; nullopt, counted in skipped, where it may go either way.
+template <class T> std::optional<PlaneSide> expectSide(Real distance, Real scale, int& skipped) {
     const std::optional<bool> on = expectOnPlane<T>(distance, scale);
-    if (!on) return std::nullopt;
+    if (!on) {
+        ++skipped;
+        return std::nullopt;
+    }
     if (*on) return PlaneSide::On;
     return distance > 0 ? PlaneSide::Front : PlaneSide::Back;
 }
 
-template <class T> std::optional<SolidPlaneSide> expectSolidSide(Real nearest, Real farthest, Real scale) {
+// The side a solid whose points' exact distances span [nearest, farthest] must be on; nullopt, counted in
+// skipped, where it may go either way.
+template <class T>
+std::optional<SolidPlaneSide> expectSolidSide(Real nearest, Real farthest, Real scale, int& skipped) {
     const Real low = kBandLow * kTolerance<T> * scale, high = kBandHigh * kTolerance<T> * scale;
     if (nearest >= high) return SolidPlaneSide::Front;
     if (farthest <= -high) return SolidPlaneSide::Back;
     if (nearest <= low && farthest >= -low) return SolidPlaneSide::Crossing;
+    ++skipped;
     return std::nullopt;
 }
 
-void expectFewSkipped(int skipped) {
+// The skeleton of the random suites: kCases cases from one seeded source, each in a fresh random frame.
+// checkCase(random, frame, k, skipped) checks case k, and counts it in skipped where the expected decision
+// lies in the band around the tolerance boundary. A fatal failure ends the suite, as it would the test.
+template <class CheckCase> void checkRandomCases(std::uint64_t seed, CheckCase checkCase) {
+    Random random(seed);
+    int skipped = 0;
+    for (int k = 0; k < kCases; ++k) {
+        checkCase(random, randomFrame(random), k, skipped);
+        if (::testing::Test::HasFatalFailure()) return;
+    }
     EXPECT_LE(skipped, kMaxSkippedFraction * kCases) << skipped << " of " << kCases << " cases skipped";
 }
 
 Real distance(const RealVec3& a, const RealVec3& b) { return glm::length(a - b); }
 
 // ---- Invalid inputs
-
-// Calls check(copy) for copies of value with one of its scalars replaced by NaN, +inf or -inf, skipping
-// those that allowed(index, replacement) accepts as legal input. Value must consist of T's only.
-template <class T, class Value, class Allowed, class Check>
-void forEachNonFiniteField(const Value& value, Allowed allowed, Check check) {
-    constexpr int count = sizeof(Value) / sizeof(T);
-    static_assert(count * sizeof(T) == sizeof(Value));
-    constexpr std::array<T, 3> replacements{std::numeric_limits<T>::quiet_NaN(),
-                                            std::numeric_limits<T>::infinity(),
-                                            -std::numeric_limits<T>::infinity()};
-    for (int index = 0; index < count; ++index) {
-        for (const T replacement : replacements) {
-            if (allowed(index, replacement)) continue;
-            std::array<T, count> scalars;
-            std::memcpy(scalars.data(), &value, sizeof(Value));
-            scalars[index] = replacement;
-            Value copy;
-            std::memcpy(&copy, scalars.data(), sizeof(Value));
-            SCOPED_TRACE(::testing::Message() << "scalar " << index << " = " << replacement);
-            check(copy);
-        }
-    }
-}
-
-template <class T, class Value, class Check> void forEachNonFiniteField(const Value& value, Check check) {
-    forEachNonFiniteField<T>(
-        value, [](int, T) { return false; }, check);
-}
 
 // Planes that every test must refuse: every non-finite field, and normals that are not unit length.
 template <class T, class Check> void forEachInvalidPlane(Check check) {
@@ -155,10 +145,7 @@ template <class T> const Plane<T> kGroundPlane{Vec3<T>(0, 0, 1), T(0)};
 
 TYPED_TEST(PlaneTests, ClassifyPointPlaneMatchesReference) {
     using T = TypeParam;
-    Random random(601);
-    int skipped = 0;
-    for (int k = 0; k < kCases; ++k) {
-        const Frame frame = randomFrame(random);
+    checkRandomCases(601, [](Random& random, const Frame& frame, int k, int& skipped) {
         const Plane<T> plane = randomPlaneNear<T>(random, frame, 1);
         Vec3<T> point = randomPointNear<T>(random, frame, 2);
         if (random.chance(0.25)) point = projectOnto(point, plane);
@@ -169,14 +156,10 @@ TYPED_TEST(PlaneTests, ClassifyPointPlaneMatchesReference) {
         const auto result = classifyPointPlane(point, plane);
         ASSERT_TRUE(result) << "case " << k;
         ASSERT_LE(std::abs(result->signedDistance - exact), kDistanceBound<T> * scale) << "case " << k;
-        const std::optional<PlaneSide> side = expectSide<T>(exact, scale);
-        if (!side) {
-            ++skipped;
-            continue;
-        }
+        const std::optional<PlaneSide> side = expectSide<T>(exact, scale, skipped);
+        if (!side) return;
         ASSERT_EQ(result->side, *side) << "case " << k << ", exact distance " << double(exact);
-    }
-    expectFewSkipped(skipped);
+    });
 }
 
 // Document 002 tests "on the plane" with d == 0: points constructed on a tilted plane far from the origin
@@ -239,10 +222,7 @@ TYPED_TEST(PlaneTests, ClassifyPointPlaneRejectsInvalidInput) {
 
 TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
     using T = TypeParam;
-    Random random(501);
-    int skipped = 0;
-    for (int k = 0; k < kCases; ++k) {
-        const Frame frame = randomFrame(random);
+    checkRandomCases(501, [](Random& random, const Frame& frame, int k, int& skipped) {
         const Plane<T> plane = randomPlaneNear<T>(random, frame, 1);
         Ray<T> ray{randomPointNear<T>(random, frame, 3),
                    Vec3<T>(random.unitVector<double>() * frame.size * random.logUniform(0.1, 10)),
@@ -267,7 +247,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
                 ray.maxT = 1;
                 break;
         }
-        if (ray.direction == Vec3<T>(0)) continue;
+        if (ray.direction == Vec3<T>(0)) return;
 
         const ref::RealPlane exactPlane = ref::widen(plane);
         const RealVec3 origin = widen(ray.origin), direction = widen(ray.direction);
@@ -280,14 +260,14 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
             expectOnPlane<T>(line.approach, directionScale + originScale / Real(ray.maxT));
         if (!originOn || !parallel) {
             ++skipped;
-            continue;
+            return;
         }
         const auto result = intersectRayPlane(ray, plane);
         ASSERT_TRUE(result) << "case " << k;
         if (*parallel) {
             ASSERT_EQ(result->outcome, *originOn ? RayPlaneOutcome::InPlane : RayPlaneOutcome::Parallel)
                 << "case " << k;
-            continue;
+            return;
         }
         const Vec3<T> facingNormal = line.approach < 0 ? plane.normal : -plane.normal;
         if (*originOn) {
@@ -295,7 +275,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
             ASSERT_EQ(result->hit.t, T(0));
             ASSERT_EQ(result->hit.point, ray.origin);
             ASSERT_EQ(result->hit.normal, facingNormal);
-            continue;
+            return;
         }
         std::optional<bool> endOn = false;
         bool crossingDecided = true;
@@ -312,12 +292,12 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
         }
         if (!endOn || (!*endOn && !crossingDecided)) {
             ++skipped;
-            continue;
+            return;
         }
         const bool crossing = line.t >= 0 && line.t <= Real(ray.maxT);
         if (!crossing && !*endOn) {
             ASSERT_EQ(result->outcome, RayPlaneOutcome::Miss) << "case " << k << ", t " << double(line.t);
-            continue;
+            return;
         }
         ASSERT_EQ(result->outcome, RayPlaneOutcome::Hit) << "case " << k << ", t " << double(line.t);
         const auto& hit = result->hit;
@@ -327,7 +307,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
         const Real residual = std::abs(ref::signedDistance(widen(hit.point), exactPlane));
         if (*endOn) {  // the end may be taken instead of the crossing: both are on the plane
             ASSERT_LE(residual, (kBandHigh * kTolerance<T> + kDistanceBound<T>)*hitScale) << "case " << k;
-            continue;
+            return;
         }
         ASSERT_LE(std::abs(Real(hit.t) - line.t) * std::abs(line.approach), kDistanceBound<T> * hitScale)
             << "case " << k;
@@ -338,8 +318,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
             glm::length(origin) + std::abs(line.t) * glm::length(direction) + std::abs(exactPlane.offset);
         ASSERT_LE(distance(widen(hit.point), line.point), kPointBound<T> * pointScale * condition)
             << "case " << k;
-    }
-    expectFewSkipped(skipped);
+    });
 }
 
 TYPED_TEST(PlaneTests, IntersectRayPlaneSegmentThroughPlane) {
@@ -483,10 +462,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneRejectsInvalidInput) {
 
 TYPED_TEST(PlaneTests, CollideSpherePlaneMatchesReference) {
     using T = TypeParam;
-    Random random(701);
-    int skipped = 0;
-    for (int k = 0; k < kCases; ++k) {
-        const Frame frame = randomFrame(random);
+    checkRandomCases(701, [](Random& random, const Frame& frame, int k, int& skipped) {
         const Plane<T> plane = randomPlaneNear<T>(random, frame, 1);
         Sphere<T> sphere{randomPointNear<T>(random, frame, 2), T(frame.size * random.logUniform(0.01, 2))};
         if (k % 4 == 0) {  // exactly touching, from the front or the back
@@ -513,15 +489,11 @@ TYPED_TEST(PlaneTests, CollideSpherePlaneMatchesReference) {
                   kPointBound<T> * pointScale);
         ASSERT_EQ(result->normal, plane.normal);
         const auto side = expectSolidSide<T>(exact.centerDistance - exact.projectedRadius,
-                                             exact.centerDistance + exact.projectedRadius, scale);
-        if (!side) {
-            ++skipped;
-            continue;
-        }
+                                             exact.centerDistance + exact.projectedRadius, scale, skipped);
+        if (!side) return;
         ASSERT_EQ(result->span.side(), *side) << "case " << k;
         ASSERT_EQ(result->span.overlapsHalfSpace(), *side != SolidPlaneSide::Front) << "case " << k;
-    }
-    expectFewSkipped(skipped);
+    });
 }
 
 TYPED_TEST(PlaneTests, CollideSpherePlaneHalfSpaceContact) {
@@ -583,10 +555,7 @@ TYPED_TEST(PlaneTests, CollideSpherePlaneRejectsInvalidInput) {
 
 TYPED_TEST(PlaneTests, CollideEllipsoidPlaneMatchesReference) {
     using T = TypeParam;
-    Random random(901);
-    int skipped = 0;
-    for (int k = 0; k < kCases; ++k) {
-        const Frame frame = randomFrame(random);
+    checkRandomCases(901, [](Random& random, const Frame& frame, int k, int& skipped) {
         const Plane<T> plane = randomPlaneNear<T>(random, frame, 1);
         Ellipsoid<T> ellipsoid{randomPointNear<T>(random, frame, 2), random.rotation<T>(),
                                Vec3<T>(Vec3<double>(random.logUniform(0.1, 1), random.logUniform(0.1, 1),
@@ -623,14 +592,10 @@ TYPED_TEST(PlaneTests, CollideEllipsoidPlaneMatchesReference) {
                   kPointBound<T> * pointScale * condition);
         ASSERT_EQ(result->normal, plane.normal);
         const auto side = expectSolidSide<T>(exact.centerDistance - exact.projectedRadius,
-                                             exact.centerDistance + exact.projectedRadius, scale);
-        if (!side) {
-            ++skipped;
-            continue;
-        }
+                                             exact.centerDistance + exact.projectedRadius, scale, skipped);
+        if (!side) return;
         ASSERT_EQ(result->span.side(), *side) << "case " << k;
-    }
-    expectFewSkipped(skipped);
+    });
 }
 
 // The document's axis-aligned test: the plane cuts the ellipsoid iff D^2 <= (n.x a)^2 + (n.y b)^2 + (n.z
@@ -755,10 +720,7 @@ std::optional<ExpectedCut> expectCut(const Triangle<T>& triangle, const ref::Rea
 
 TYPED_TEST(PlaneTests, IntersectTrianglePlaneMatchesReference) {
     using T = TypeParam;
-    Random random(1001);
-    int skipped = 0;
-    for (int k = 0; k < kCases; ++k) {
-        const Frame frame = randomFrame(random);
+    checkRandomCases(1001, [](Random& random, const Frame& frame, int k, int& skipped) {
         const Plane<T> plane = randomPlaneNear<T>(random, frame, 1);
         std::array<Vec3<T>, 3> vertices{randomPointNear<T>(random, frame, 2),
                                         randomPointNear<T>(random, frame, 2),
@@ -770,7 +732,7 @@ TYPED_TEST(PlaneTests, IntersectTrianglePlaneMatchesReference) {
         const std::optional<ExpectedCut> expected = expectCut(triangle, exactPlane);
         if (!expected || glm::cross(triangle.b - triangle.a, triangle.c - triangle.a) == Vec3<T>(0)) {
             ++skipped;
-            continue;
+            return;
         }
         Real scale = 0, pointScale = 0;
         for (const Vec3<T>& vertex : vertices) {
@@ -786,7 +748,7 @@ TYPED_TEST(PlaneTests, IntersectTrianglePlaneMatchesReference) {
             ASSERT_LE(
                 std::abs(result->vertexDistances[i] - ref::signedDistance(widen(vertices[i]), exactPlane)),
                 kDistanceBound<T> * scale);
-        if (expected->points.empty()) continue;
+        if (expected->points.empty()) return;
         ASSERT_EQ(expected->points.size(), 2u);
         const auto matches = [&](int mine, int theirs) {
             return distance(widen(result->segment[mine]), expected->points[theirs]) <=
@@ -794,8 +756,7 @@ TYPED_TEST(PlaneTests, IntersectTrianglePlaneMatchesReference) {
         };
         ASSERT_TRUE((matches(0, 0) && matches(1, 1)) || (matches(0, 1) && matches(1, 0)))
             << "case " << k << ": the cut segment differs from the reference";
-    }
-    expectFewSkipped(skipped);
+    });
 }
 
 template <class T>
@@ -923,10 +884,7 @@ TYPED_TEST(PlaneTests, IntersectTrianglePlaneRejectsInvalidInput) {
 
 TYPED_TEST(PlaneTests, ClassifyAabbPlaneMatchesReference) {
     using T = TypeParam;
-    Random random(1101);
-    int skipped = 0;
-    for (int k = 0; k < kCases; ++k) {
-        const Frame frame = randomFrame(random);
+    checkRandomCases(1101, [](Random& random, const Frame& frame, int k, int& skipped) {
         const Vec3<T> min = randomPointNear<T>(random, frame, 2);
         Vec3<double> extents;
         for (int i = 0; i < 3; ++i)
@@ -961,14 +919,10 @@ TYPED_TEST(PlaneTests, ClassifyAabbPlaneMatchesReference) {
             << "case " << k;
         ASSERT_LE(std::abs(result->span.farthestDistance() - farthest), kDistanceBound<T> * scale)
             << "case " << k;
-        const auto side = expectSolidSide<T>(nearest, farthest, scale);
-        if (!side) {
-            ++skipped;
-            continue;
-        }
+        const auto side = expectSolidSide<T>(nearest, farthest, scale, skipped);
+        if (!side) return;
         ASSERT_EQ(result->span.side(), *side) << "case " << k;
-    }
-    expectFewSkipped(skipped);
+    });
 }
 
 TYPED_TEST(PlaneTests, ClassifyAabbPlaneVerticesAndTouching) {
@@ -1070,10 +1024,7 @@ template <class T>::testing::AssertionResult contactsMatch(const BoxPlaneContact
 
 TYPED_TEST(PlaneTests, CollideObbPlaneMatchesReference) {
     using T = TypeParam;
-    Random random(1201);
-    int skipped = 0;
-    for (int k = 0; k < kCases; ++k) {
-        const Frame frame = randomFrame(random);
+    checkRandomCases(1201, [](Random& random, const Frame& frame, int k, int& skipped) {
         Obb<T> box{randomPointNear<T>(random, frame, 2), random.rotation<T>(), Vec3<T>(0)};
         for (int i = 0; i < 3; ++i)
             box.halfExtents[i] = T(random.chance(0.05) ? 0 : frame.size * random.logUniform(0.05, 1));
@@ -1111,15 +1062,11 @@ TYPED_TEST(PlaneTests, CollideObbPlaneMatchesReference) {
             << "case " << k;
         ASSERT_EQ(result->normal, plane.normal);
         ASSERT_TRUE(contactsMatch(*result, expected, exactPlane, scale, pointScale)) << "case " << k;
-        const auto side =
-            expectSolidSide<T>(expected.corners.front().distance, expected.corners.back().distance, scale);
-        if (!side) {
-            ++skipped;
-            continue;
-        }
+        const auto side = expectSolidSide<T>(expected.corners.front().distance,
+                                             expected.corners.back().distance, scale, skipped);
+        if (!side) return;
         ASSERT_EQ(result->span.side(), *side) << "case " << k;
-    }
-    expectFewSkipped(skipped);
+    });
 }
 
 // A box resting on a face, an edge or a corner gives 4, 2 or 1 points in one pass, at every scale and

@@ -4,23 +4,23 @@
 
 #include <array>
 #include <cmath>
-#include <functional>
-#include <iomanip>
 #include <iostream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "analytic/geometry/ray_box.hpp"
 #include "reference/ray_box_reference.hpp"
+#include "support/agreement.hpp"
 #include "support/test_support.hpp"
 
 namespace analytic {
 namespace {
 
+using test::Agreement;
 using test::Real;
 using test::RealVec3;
+using test::text;
 using test::widen;
 namespace ref = test::reference;
 
@@ -46,26 +46,13 @@ TYPED_TEST_SUITE(RayBoxTest, test::Scalars);
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 template <class T> constexpr T unbounded = std::numeric_limits<T>::infinity();
 
-template <class V> std::string show(const V& v) {
-    std::ostringstream out;
-    out << std::setprecision(21) << "(" << v.x << ", " << v.y << ", " << v.z << ")";
-    return out.str();
+template <class T> std::string text(const Aabb<T>& box) {
+    return "aabb " + text(box.min) + " .. " + text(box.max);
 }
 
-template <class T> std::string show(const Ray<T>& ray) {
-    std::ostringstream out;
-    out << std::setprecision(21) << "ray " << show(ray.origin) << " + t " << show(ray.direction) << ", maxT "
-        << ray.maxT;
-    return out.str();
-}
-
-template <class T> std::string show(const Aabb<T>& box) {
-    return "aabb " + show(box.min) + " .. " + show(box.max);
-}
-
-template <class T> std::string show(const Obb<T>& box) {
-    return "obb centre " + show(box.center) + " axes " + show(box.rotation[0]) + show(box.rotation[1]) +
-           show(box.rotation[2]) + " half " + show(box.halfExtents);
+template <class T> std::string text(const Obb<T>& box) {
+    return "obb centre " + text(box.center) + " axes " + text(box.rotation[0]) + text(box.rotation[1]) +
+           text(box.rotation[2]) + " half " + text(box.halfExtents);
 }
 
 Real caseScale(const ref::SlabBox& box, const RealVec3& origin) {
@@ -78,20 +65,6 @@ Real caseScale(const ref::SlabBox& box, const RealVec3& origin) {
     }
     return glm::length(origin - centre) + std::sqrt(halfSquared);
 }
-
-struct Agreement {
-    int cases = 0;
-    int skipped = 0;  // inside the tangency band
-    int hits = 0;
-    int failures = 0;
-    Real worstDistanceUlps = 0;
-
-    std::function<std::string()> describeCase;  // built only for a failure: formatting is slow
-
-    void fail(const std::string& what) {
-        if (failures++ < 5) ADD_FAILURE() << what << ": " << describeCase();
-    }
-};
 
 template <class T> void compareFace(const SurfaceHit<T>& hit, const ref::SlabBox& slabs,
                                     const RealVec3& origin, const RealVec3& direction, Real referenceT,
@@ -114,21 +87,21 @@ template <class T> void compareFace(const SurfaceHit<T>& hit, const ref::SlabBox
         kDistanceUlps * u * scale * maxAbsComponent(direction) / speed +
         4 * u * (maxAbsComponent(origin) + std::abs(referenceT) * maxAbsComponent(direction));
     if (!(maxAbsComponent(widen(hit.point) - (origin + referenceT * direction)) <= pointTolerance)) {
-        return agreement.fail(std::string(which) + " point " + show(hit.point));
+        return agreement.fail(std::string(which) + " point " + text(hit.point));
     }
     // Moving the ray by the band moves its crossing with a face by band / sin(angle to the face).
     const Real band =
         kBandUlps * u * scale * glm::length(direction) / std::abs(glm::dot(referenceNormal, direction));
     if (ref::distanceToOtherFaces(slabs, origin, direction, referenceT, referenceAxis) > band &&
         normal != referenceNormal) {
-        agreement.fail(std::string(which) + " normal " + show(hit.normal) + " vs " + show(referenceNormal));
+        agreement.fail(std::string(which) + " normal " + text(hit.normal) + " vs " + text(referenceNormal));
     }
 }
 
 template <class T, class Box> void checkAgainstReference(const Ray<T>& ray, const Box& box,
                                                          const std::optional<RaySolidHit<T>>& result,
                                                          Agreement& agreement) {
-    agreement.describeCase = [&] { return show(ray) + ", " + show(box); };
+    agreement.describeCase = [&] { return text(ray) + ", " + text(box); };
     const ref::SlabBox slabs = ref::slabBox(box);
     const RealVec3 origin = widen(ray.origin), direction = widen(ray.direction);
     const Real scale = caseScale(slabs, origin);
@@ -161,11 +134,8 @@ template <class T, class Box> void checkAgainstReference(const Ray<T>& ray, cons
 }
 
 void expectAgreement(const Agreement& agreement) {
-    EXPECT_EQ(agreement.failures, 0);
-    EXPECT_LE(agreement.skipped, kMaxSkippedFraction * agreement.cases);
-    EXPECT_GE(agreement.hits, agreement.cases / 5);  // the generator aims most rays at the box
-    std::cout << "cases " << agreement.cases << ", hits " << agreement.hits << ", skipped in tangency band "
-              << agreement.skipped << ", worst distance error " << double(agreement.worstDistanceUlps)
+    test::expectAgreement(agreement, kMaxSkippedFraction);
+    std::cout << agreement.counts() << ", worst distance error " << double(agreement.worstDistanceUlps)
               << " u L\n";
 }
 
@@ -282,7 +252,7 @@ TYPED_TEST(RayBoxTest, RayAlongFaceOrEdgeHitsTheClosedBox) {
     for (const T zero : {T(0), T(-0.0)}) {
         for (const Vec3<T> origin : {Vec3<T>(-1, 1, T(0.5)), Vec3<T>(-1, 1, 1), Vec3<T>(-1, 0, 0)}) {
             const auto hit = intersectRayAabb(Ray<T>{origin, {1, zero, zero}, unbounded<T>}, unitBox<T>());
-            ASSERT_TRUE(hit.has_value()) << show(origin);
+            ASSERT_TRUE(hit.has_value()) << text(origin);
             EXPECT_EQ(hit->entry.t, T(1));
             EXPECT_EQ(hit->exit.t, T(2));
             EXPECT_EQ(hit->entry.normal, Vec3<T>(-1, 0, 0));
@@ -423,35 +393,16 @@ TYPED_TEST(RayBoxTest, NonFiniteInputIsNoHit) {
     const Obb<T> obb{Vec3<T>(T(0.5)), Mat3<T>(1), Vec3<T>(T(0.5))};
     ASSERT_TRUE(intersectRayAabb(ray, aabb));
     ASSERT_TRUE(intersectRayObb(ray, obb));
-    for (const T bad : {nan, infinity, -infinity}) {
-        for (int i = 0; i < 3; ++i) {
-            Ray<T> badRay = ray;
-            badRay.origin[i] = bad;
-            EXPECT_FALSE(intersectRayAabb(badRay, aabb));
-            EXPECT_FALSE(intersectRayObb(badRay, obb));
-            badRay = ray;
-            badRay.direction[i] = bad;
-            EXPECT_FALSE(intersectRayAabb(badRay, aabb));
-            EXPECT_FALSE(intersectRayObb(badRay, obb));
-            Aabb<T> badAabb = aabb;
-            badAabb.min[i] = bad;
-            EXPECT_FALSE(intersectRayAabb(ray, badAabb));
-            badAabb = aabb;
-            badAabb.max[i] = bad;
-            EXPECT_FALSE(intersectRayAabb(ray, badAabb));
-            Obb<T> badObb = obb;
-            badObb.center[i] = bad;
-            EXPECT_FALSE(intersectRayObb(ray, badObb));
-            badObb = obb;
-            badObb.halfExtents[i] = bad;
-            EXPECT_FALSE(intersectRayObb(ray, badObb));
-            for (int column = 0; column < 3; ++column) {
-                badObb = obb;
-                badObb.rotation[column][i] = bad;
-                EXPECT_FALSE(intersectRayObb(ray, badObb));
-            }
-        }
-    }
+    // Every scalar of the ray but maxT (checked below, with a negative value too), of the AABB and the OBB.
+    const auto isMaxT = [](int index, T) { return index == 6; };
+    test::forEachNonFiniteField<T>(ray, isMaxT, [&](const Ray<T>& badRay) {
+        EXPECT_FALSE(intersectRayAabb(badRay, aabb));
+        EXPECT_FALSE(intersectRayObb(badRay, obb));
+    });
+    test::forEachNonFiniteField<T>(
+        aabb, [&](const Aabb<T>& badAabb) { EXPECT_FALSE(intersectRayAabb(ray, badAabb)); });
+    test::forEachNonFiniteField<T>(obb,
+                                   [&](const Obb<T>& badObb) { EXPECT_FALSE(intersectRayObb(ray, badObb)); });
     for (const T badMaxT : {nan, -infinity, T(-1)}) {
         EXPECT_FALSE(intersectRayAabb(Ray<T>{ray.origin, ray.direction, badMaxT}, aabb));
         EXPECT_FALSE(intersectRayObb(Ray<T>{ray.origin, ray.direction, badMaxT}, obb));

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <limits>
-#include <vector>
 
 #include "reference/ray_round_reference.hpp"
 #include "support/test_support.hpp"
@@ -198,50 +197,29 @@ TYPED_TEST(RayCapsuleTest, NearlyParallelCrossingsBeyondRange) {
 TYPED_TEST(RayCapsuleTest, DegenerateInputIsNoHit) {
     using T = TypeParam;
     test::expectDegenerateInputGivesNoHit(Ray<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>}, upright<T>(),
-                                          kIntersectCapsule, [](Capsule<T> solid, T radius) {
-                                              return Capsule<T>{solid.a, solid.b, radius};
-                                          });
+                                          kIntersectCapsule);
     EXPECT_FALSE(intersectRayCapsule(Ray<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>},
                                      Capsule<T>{{0, 0, 2}, {0, 0, 2}, 0}));
 }
 
 TYPED_TEST(RayCapsuleTest, ThinAndFarAway) {
-    using T = TypeParam;
-    const T step = test::tinyFarStep<T>();
-    const auto solid = [](const Vec3<T>& center, T radius) {
-        return Capsule<T>{center - Vec3<T>(0, 0, 1), center + Vec3<T>(0, 0, 1), radius};
-    };
-    for (const Vec3<T>& origin : {Vec3<T>(0, 0, 0), Vec3<T>(1000, -2000, 500)})
-        test::expectTinyFarSolidCrossed(kIntersectCapsule, solid, T(1), origin, Vec3<T>(-4, 3, 0) * step,
-                                        kBounds);
+    test::expectTinyFarAxisSolidCrossed<Capsule<TypeParam>>(kIntersectCapsule, kBounds);
 }
 
 TYPED_TEST(RayCapsuleTest, NonFiniteInputIsNoHit) {
     using T = TypeParam;
-    test::expectNonFiniteInputGivesNoHit(
-        Ray<T>{{-3, 0.5, 2}, {1, 0, 0.125}, T(10)}, upright<T>(), kIntersectCapsule, [](Capsule<T>& c) {
-            return std::vector<T*>{&c.a.x, &c.a.y, &c.a.z, &c.b.x, &c.b.y, &c.b.z, &c.radius};
-        });
+    test::expectNonFiniteInputGivesNoHit(Ray<T>{{-3, 0.5, 2}, {1, 0, 0.125}, T(10)}, upright<T>(),
+                                         kIntersectCapsule);
 }
 
 TYPED_TEST(RayCapsuleTest, HugeAndTinyScalesGiveTheSameAnswer) {
     using T = TypeParam;
     test::expectScaleInvariance(Ray<T>{{-3.25, 0.375, -0.5}, {1.5, -0.125, 0.75}, T(4)},
-                                Capsule<T>{{0.5, -0.25, 0.125}, {1.5, 0.25, 3}, 0.75}, kIntersectCapsule,
-                                [](const Capsule<T>& c, T factor) {
-                                    return Capsule<T>{c.a * factor, c.b * factor, c.radius * factor};
-                                });
+                                Capsule<T>{{0.5, -0.25, 0.125}, {1.5, 0.25, 3}, 0.75}, kIntersectCapsule);
 }
 
 TYPED_TEST(RayCapsuleTest, ExtremeMagnitudesNeverGiveNaN) {
-    using T = TypeParam;
-    test::expectSaneForExtremeInputs<T>(
-        kIntersectCapsule,
-        [](const auto& vector, const auto& radius) {
-            const Vec3<T> a = vector();
-            return Capsule<T>{a, a + vector(), radius()};
-        },
-        kBounds.unitLength);
+    test::expectSaneForExtremeAxisSolids<Capsule<TypeParam>>(kIntersectCapsule, kBounds.unitLength);
 }
 
 }  // namespace

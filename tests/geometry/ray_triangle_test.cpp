@@ -5,17 +5,15 @@
 
 #include <array>
 #include <cmath>
-#include <functional>
-#include <iomanip>
 #include <iostream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "analytic/geometry/ray_triangle.hpp"
 #include "reference/ray_triangle_reference.hpp"
+#include "support/agreement.hpp"
 #include "support/test_support.hpp"
 
 namespace analytic {
@@ -23,6 +21,7 @@ namespace {
 
 using test::Real;
 using test::RealVec3;
+using test::text;
 using test::widen;
 namespace ref = test::reference;
 
@@ -56,44 +55,21 @@ TYPED_TEST_SUITE(RayTriangleTest, test::Scalars);
 
 template <class T> constexpr T unbounded = std::numeric_limits<T>::infinity();
 
-template <class V> std::string show(const V& v) {
-    std::ostringstream out;
-    out << std::setprecision(21) << "(" << v.x << ", " << v.y << ", " << v.z << ")";
-    return out.str();
-}
-
-template <class T> std::string show(const Ray<T>& ray) {
-    std::ostringstream out;
-    out << std::setprecision(21) << "ray " << show(ray.origin) << " + t " << show(ray.direction) << ", maxT "
-        << ray.maxT;
-    return out.str();
-}
-
-template <class T> std::string show(const Ray<T>& ray, const Triangle<T>& triangle, FaceCulling culling) {
-    return show(ray) + ", triangle " + show(triangle.a) + show(triangle.b) + show(triangle.c) +
+template <class T> std::string text(const Ray<T>& ray, const Triangle<T>& triangle, FaceCulling culling) {
+    return text(ray) + ", triangle " + text(triangle.a) + text(triangle.b) + text(triangle.c) +
            (culling == FaceCulling::BackFaces ? " culling back faces" : "");
 }
 
-struct Agreement {
-    int cases = 0;
-    int skipped = 0;  // inside the tangency band
-    int hits = 0;
-    int failures = 0;
-    Real worstDistanceUlps = 0;
+// The shared tally, and the worst errors of the data only a triangle hit has.
+struct TriangleAgreement : test::Agreement {
     Real worstBarycentricUlps = 0;
     Real worstNormalUlps = 0;
-
-    std::function<std::string()> describeCase;  // built only for a failure: formatting is slow
-
-    void fail(const std::string& what) {
-        if (failures++ < 5) ADD_FAILURE() << what << ": " << describeCase();
-    }
 };
 
 template <class T> void checkAgainstReference(const Ray<T>& ray, const Triangle<T>& triangle,
-                                              FaceCulling culling, Agreement& agreement) {
+                                              FaceCulling culling, TriangleAgreement& agreement) {
     const std::optional<TriangleHit<T>> result = intersectRayTriangle(ray, triangle, culling);
-    agreement.describeCase = [&] { return show(ray, triangle, culling); };
+    agreement.describeCase = [&] { return text(ray, triangle, culling); };
     const Real u = unitRoundoff<T>;
     const ref::RealTriangle exact = ref::widen(triangle);
     const RealVec3 origin = widen(ray.origin), direction = widen(ray.direction);
@@ -142,7 +118,7 @@ template <class T> void checkAgainstReference(const Ray<T>& ray, const Triangle<
     const Real pointTolerance =
         alongPlane + 4 * u * (maxAbsComponent(origin) + std::abs(crossing.t) * maxAbsComponent(direction));
     if (!(maxAbsComponent(widen(hit.point) - (origin + crossing.t * direction)) <= pointTolerance)) {
-        return agreement.fail("point " + show(hit.point));
+        return agreement.fail("point " + text(hit.point));
     }
     const Real baryUlps = (std::abs(Real(hit.u) - crossing.u) + std::abs(Real(hit.v) - crossing.v)) * sine *
                           smallestAltitude / (u * scale);
@@ -155,7 +131,7 @@ template <class T> void checkAgainstReference(const Ray<T>& ray, const Triangle<
     const Real normalUlps = test::angleBetween(widen(hit.normal), crossing.normal) / (u * conditioning);
     agreement.worstNormalUlps = std::max(agreement.worstNormalUlps, normalUlps);
     if (!(normalUlps <= kNormalUlps) || std::abs(glm::length(widen(hit.normal)) - 1) > 4 * u) {
-        return agreement.fail("normal " + show(hit.normal));
+        return agreement.fail("normal " + text(hit.normal));
     }
     if (!faceUndecided && hit.frontFace != frontFace) agreement.fail("frontFace");
 }
@@ -194,7 +170,7 @@ template <class T> void randomCase(test::Random& random, Ray<T>& ray, Triangle<T
 TYPED_TEST(RayTriangleTest, AgreesWithReferenceOnRandomCases) {
     using T = TypeParam;
     test::Random random(3001);
-    Agreement agreement;
+    TriangleAgreement agreement;
     for (int i = 0; i < kRandomCases; ++i) {
         Ray<T> ray;
         Triangle<T> triangle;
@@ -202,11 +178,8 @@ TYPED_TEST(RayTriangleTest, AgreesWithReferenceOnRandomCases) {
         checkAgainstReference(ray, triangle, random.chance(0.3) ? FaceCulling::BackFaces : FaceCulling::None,
                               agreement);
     }
-    EXPECT_EQ(agreement.failures, 0);
-    EXPECT_LE(agreement.skipped, kMaxSkippedFraction * agreement.cases);
-    EXPECT_GE(agreement.hits, agreement.cases / 5);
-    std::cout << "cases " << agreement.cases << ", hits " << agreement.hits << ", skipped in tangency band "
-              << agreement.skipped << ", worst errors (in the units of the stated bounds): distance "
+    test::expectAgreement(agreement, kMaxSkippedFraction);
+    std::cout << agreement.counts() << ", worst errors (in the units of the stated bounds): distance "
               << double(agreement.worstDistanceUlps) << ", barycentrics "
               << double(agreement.worstBarycentricUlps) << ", normal " << double(agreement.worstNormalUlps)
               << "\n";
@@ -239,7 +212,7 @@ TYPED_TEST(RayTriangleTest, EdgesAndVerticesBelongToTheTriangle) {
     for (const Vec3<T> target : {Vec3<T>(0, 0, 0), Vec3<T>(1, 0, 0), Vec3<T>(0, 1, 0), Vec3<T>(T(0.5), 0, 0),
                                  Vec3<T>(T(0.5), T(0.5), 0), Vec3<T>(0, T(0.5), 0)}) {
         const auto hit = intersectRayTriangle(Ray<T>{target - down, down, unbounded<T>}, unitTriangle<T>());
-        ASSERT_TRUE(hit.has_value()) << show(target);
+        ASSERT_TRUE(hit.has_value()) << text(target);
         EXPECT_EQ(hit->point, target);
         EXPECT_EQ(hit->u, target.x);
         EXPECT_EQ(hit->v, target.y);
@@ -286,21 +259,13 @@ TYPED_TEST(RayTriangleTest, NonFiniteInputIsNoHit) {
     const Ray<T> ray{{T(0.25), T(0.25), 1}, {0, 0, -1}, 2};
     const Triangle<T> triangle = unitTriangle<T>();
     ASSERT_TRUE(intersectRayTriangle(ray, triangle));
-    for (const T bad : {nan, infinity, -infinity}) {
-        for (int i = 0; i < 3; ++i) {
-            Ray<T> badRay = ray;
-            badRay.origin[i] = bad;
-            EXPECT_FALSE(intersectRayTriangle(badRay, triangle));
-            badRay = ray;
-            badRay.direction[i] = bad;
-            EXPECT_FALSE(intersectRayTriangle(badRay, triangle));
-            for (Vec3<T> Triangle<T>::*vertex : {&Triangle<T>::a, &Triangle<T>::b, &Triangle<T>::c}) {
-                Triangle<T> badTriangle = triangle;
-                (badTriangle.*vertex)[i] = bad;
-                EXPECT_FALSE(intersectRayTriangle(ray, badTriangle)) << show(badTriangle.*vertex);
-            }
-        }
-    }
+    // Every scalar of the ray but maxT (checked below, with a negative value too), and of the triangle.
+    const auto isMaxT = [](int index, T) { return index == 6; };
+    test::forEachNonFiniteField<T>(
+        ray, isMaxT, [&](const Ray<T>& badRay) { EXPECT_FALSE(intersectRayTriangle(badRay, triangle)); });
+    test::forEachNonFiniteField<T>(triangle, [&](const Triangle<T>& badTriangle) {
+        EXPECT_FALSE(intersectRayTriangle(ray, badTriangle));
+    });
     for (const T badMaxT : {nan, -infinity, T(-1)}) {
         EXPECT_FALSE(intersectRayTriangle(Ray<T>{ray.origin, ray.direction, badMaxT}, triangle));
     }
@@ -538,7 +503,7 @@ template <class T> void castAtSharedEdgesAndVertices(test::Random& random, const
         count.missed += hits == 0;
         count.multiple += hits > 1;
         count.documentMissed += !documentHit;
-        if (hits == 0 && count.missed <= 3) ADD_FAILURE() << "leak: " << show(ray) << " at " << show(target);
+        if (hits == 0 && count.missed <= 3) ADD_FAILURE() << "leak: " << text(ray) << " at " << text(target);
     }
 }
 
@@ -586,10 +551,10 @@ TYPED_TEST(RayTriangleTest, GridRaysHitNearTheirTargetOnly) {
         for (const Triangle<T>& triangle : all) {
             if (const auto hit = intersectRayTriangle(*prepared, triangle)) {
                 ++hits;
-                EXPECT_LE(glm::length(hit->point - target), T(1e-3)) << show(target);
+                EXPECT_LE(glm::length(hit->point - target), T(1e-3)) << text(target);
             }
         }
-        EXPECT_GE(hits, 1) << show(target);
+        EXPECT_GE(hits, 1) << text(target);
     }
 }
 
@@ -611,7 +576,7 @@ TYPED_TEST(RayTriangleTest, RaysExactlyThroughSharedEdgesAndVerticesHitEveryNeig
         int hits = 0;
         for (const Triangle<T>& triangle : mesh.around(i, j))
             hits += intersectRayTriangle(ray, triangle).has_value();
-        EXPECT_EQ(hits, atVertex ? 6 : 2) << show(ray);
+        EXPECT_EQ(hits, atVertex ? 6 : 2) << text(ray);
     }
 }
 
@@ -680,7 +645,7 @@ TYPED_TEST(RayTriangleTest, RaysFromInsideAClosedMeshAlwaysLeaveIt) {
                 }
             }
             ASSERT_GE(hits, 1) << "radius " << radius << ": "
-                               << show(Ray<T>{origin, target - origin, unbounded<T>});
+                               << text(Ray<T>{origin, target - origin, unbounded<T>});
             multiple += hits > 1;
         }
         std::cout << "radius " << radius << ": 3000 rays from inside, " << multiple

@@ -321,12 +321,14 @@ Stats runRandom(std::uint64_t seed, int count, const MakeTarget& makeTarget, con
     return stats;
 }
 
+// randomCases sweeps of randomMotion's against makeTarget's targets, reported under the target's name.
 template <class T, class MakeTarget, class Sweep>
-Stats runRandom(std::uint64_t seed, const MakeTarget& makeTarget, const Sweep& sweep) {
-    return runRandom<T>(seed, randomCases, makeTarget, sweep,
-                        [](Random& random, const Placement& placement, const auto&) {
-                            return randomMotion<T>(random, placement);
-                        });
+void checkRandomSweeps(const char* target, std::uint64_t seed, const MakeTarget& makeTarget,
+                       const Sweep& sweep) {
+    const auto motion = [](Random& random, const Placement& placement, const auto&) {
+        return randomMotion<T>(random, placement);
+    };
+    report<T>(target, runRandom<T>(seed, randomCases, makeTarget, sweep, motion));
 }
 
 template <class T> struct Target {
@@ -386,53 +388,45 @@ TYPED_TEST_SUITE(SphereSweepTest, test::Scalars);
 
 TYPED_TEST(SphereSweepTest, RandomAgainstSpheres) {
     using T = TypeParam;
-    const Stats stats =
-        runRandom<T>(1, Target<T>::sphere, [](auto&&... a) { return sweepSphereSphere(a...); });
-    report<T>("sphere", stats);
+    checkRandomSweeps<T>("sphere", 1, Target<T>::sphere, [](auto&&... a) { return sweepSphereSphere(a...); });
 }
 
 TYPED_TEST(SphereSweepTest, RandomAgainstCapsules) {
     using T = TypeParam;
-    const Stats stats =
-        runRandom<T>(2, Target<T>::capsule, [](auto&&... a) { return sweepSphereCapsule(a...); });
-    report<T>("capsule", stats);
+    checkRandomSweeps<T>("capsule", 2, Target<T>::capsule,
+                         [](auto&&... a) { return sweepSphereCapsule(a...); });
 }
 
 TYPED_TEST(SphereSweepTest, RandomAgainstOrientedBoxes) {
     using T = TypeParam;
-    const Stats stats = runRandom<T>(3, Target<T>::obb, [](auto&&... a) { return sweepSphereObb(a...); });
-    report<T>("obb", stats);
+    checkRandomSweeps<T>("obb", 3, Target<T>::obb, [](auto&&... a) { return sweepSphereObb(a...); });
 }
 
 TYPED_TEST(SphereSweepTest, RandomAgainstAxisAlignedBoxes) {
     using T = TypeParam;
-    const Stats stats = runRandom<T>(4, Target<T>::aabb, [](auto&&... a) { return sweepSphereAabb(a...); });
-    report<T>("aabb", stats);
+    checkRandomSweeps<T>("aabb", 4, Target<T>::aabb, [](auto&&... a) { return sweepSphereAabb(a...); });
 }
 
 TYPED_TEST(SphereSweepTest, RandomAgainstTriangles) {
     using T = TypeParam;
-    const Stats stats =
-        runRandom<T>(5, Target<T>::triangle, [](auto&&... a) { return sweepSphereTriangle(a...); });
-    report<T>("triangle", stats);
+    checkRandomSweeps<T>("triangle", 5, Target<T>::triangle,
+                         [](auto&&... a) { return sweepSphereTriangle(a...); });
 }
 
 TYPED_TEST(SphereSweepTest, RandomAgainstHalfSpaces) {
     using T = TypeParam;
-    const Stats stats = runRandom<T>(
-        6,
+    checkRandomSweeps<T>(
+        "half-space", 6,
         [](Random& random, const Placement& placement) { return Target<T>::plane(random, placement, false); },
         [](auto&&... a) { return sweepSpherePlane(a...); });
-    report<T>("half-space", stats);
 }
 
 TYPED_TEST(SphereSweepTest, RandomAgainstTwoSidedPlanes) {
     using T = TypeParam;
-    const Stats stats = runRandom<T>(
-        7,
+    checkRandomSweeps<T>(
+        "two-sided plane", 7,
         [](Random& random, const Placement& placement) { return Target<T>::plane(random, placement, true); },
         [](auto&&... a) { return sweepSphereTwoSidedPlane(a...); });
-    report<T>("two-sided plane", stats);
 }
 
 // ---------------------------------------------------------------------------------------------------

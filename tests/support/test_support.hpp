@@ -1,12 +1,20 @@
 // Shared by the geometry tests: the scalar types every test runs in, a seeded random source for
-// shapes and rays, and the long double ("exact") space the references compute in.
+// shapes and rays, the long double ("exact") space the references compute in, full-precision text for
+// messages, and the non-finite variants of an input.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
+#include <cstring>
+#include <iomanip>
+#include <limits>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include "analytic/geometry/primitives.hpp"
 
@@ -66,5 +74,51 @@ public:
 private:
     std::mt19937_64 engine_;
 };
+
+// Full precision (21 significant digits, enough for long double), for messages about failed cases.
+inline std::string text(std::floating_point auto x) {
+    std::ostringstream out;
+    out << std::setprecision(21) << x;
+    return out.str();
+}
+
+template <class S, int N> std::string text(const VecN<S, N>& v) {
+    std::string result = "(";
+    for (int i = 0; i < N; ++i)
+        result += text(v[i]) + (i + 1 < N ? ", " : ")");
+    return result;
+}
+
+template <class T, int N> std::string text(const Ray<T, N>& ray) {
+    return "ray " + text(ray.origin) + " + t " + text(ray.direction) + ", maxT " + text(ray.maxT);
+}
+
+// Calls check(copy) for copies of value with one of its scalars replaced by NaN, +inf or -inf, skipping
+// those that allowed(index, replacement) accepts as legal input. Value must consist of T's only.
+template <class T, class Value, class Allowed, class Check>
+void forEachNonFiniteField(const Value& value, Allowed allowed, Check check) {
+    constexpr int count = sizeof(Value) / sizeof(T);
+    static_assert(count * sizeof(T) == sizeof(Value));
+    constexpr std::array<T, 3> replacements{std::numeric_limits<T>::quiet_NaN(),
+                                            std::numeric_limits<T>::infinity(),
+                                            -std::numeric_limits<T>::infinity()};
+    for (int index = 0; index < count; ++index) {
+        for (const T replacement : replacements) {
+            if (allowed(index, replacement)) continue;
+            std::array<T, count> scalars;
+            std::memcpy(scalars.data(), &value, sizeof(Value));
+            scalars[index] = replacement;
+            Value copy;
+            std::memcpy(&copy, scalars.data(), sizeof(Value));
+            SCOPED_TRACE(::testing::Message() << "scalar " << index << " = " << replacement);
+            check(copy);
+        }
+    }
+}
+
+template <class T, class Value, class Check> void forEachNonFiniteField(const Value& value, Check check) {
+    forEachNonFiniteField<T>(
+        value, [](int, T) { return false; }, check);
+}
 
 }  // namespace analytic::test
