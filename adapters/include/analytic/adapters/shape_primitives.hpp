@@ -1,22 +1,66 @@
-// Bullet collision shapes, placed by a world transform, as primitives of the geometry core.
+// Bullet collision shapes, placed by a world transform, as primitives of the geometry core. Each is the
+// exact solid Bullet itself collides with: margins included as Bullet's own algorithms use them (a
+// box's surface is its half extents with margin), local scaling applied.
 #pragma once
 
-#include <optional>
-#include <variant>
-
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
+#include <BulletCollision/CollisionShapes/btCylinderShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <LinearMath/btTransform.h>
 
+#include <optional>
+#include <utility>
+#include <variant>
+
+#include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/primitives.hpp"
 
 namespace analytic {
 
+namespace detail {
+
+// The two end points of a segment of half length halfHeight along local axis upAxis.
+inline std::pair<Vec3<btScalar>, Vec3<btScalar>> axisEnds(const btTransform& transform, int upAxis,
+                                                          btScalar halfHeight) {
+    btVector3 offset(0, 0, 0);
+    offset[upAxis] = halfHeight;
+    return {toGlm(transform * -offset), toGlm(transform * offset)};
+}
+
+}  // namespace detail
+
+inline Sphere<btScalar> toSphere(const btSphereShape& shape, const btTransform& transform) {
+    return {toGlm(transform.getOrigin()), shape.getRadius()};
+}
+
+inline Obb<btScalar> toObb(const btBoxShape& shape, const btTransform& transform) {
+    return {toGlm(transform.getOrigin()), toGlm(transform.getBasis()),
+            toGlm(shape.getHalfExtentsWithMargin())};
+}
+
+inline Capsule<btScalar> toCapsule(const btCapsuleShape& shape, const btTransform& transform) {
+    const auto [a, b] = detail::axisEnds(transform, shape.getUpAxis(), shape.getHalfHeight());
+    return {a, b, shape.getRadius()};
+}
+
+inline Cylinder<btScalar> toCylinder(const btCylinderShape& shape, const btTransform& transform) {
+    const int upAxis = shape.getUpAxis();
+    const auto [a, b] = detail::axisEnds(transform, upAxis, shape.getHalfExtentsWithMargin()[upAxis]);
+    return {a, b, shape.getRadius()};
+}
+
+inline Plane<btScalar> toPlane(const btStaticPlaneShape& shape, const btTransform& transform) {
+    const btVector3 normal = transform.getBasis() * shape.getPlaneNormal();
+    return {toGlm(normal), shape.getPlaneConstant() + normal.dot(transform.getOrigin())};
+}
+
 using Primitive =
     std::variant<Sphere<btScalar>, Obb<btScalar>, Capsule<btScalar>, Cylinder<btScalar>, Plane<btScalar>>;
 
-// The exact solid a shape stands for, margins included as Bullet's own collision uses them (a box's
-// surface is its half extents with margin) and local scaling applied; nothing for shapes without a
-// primitive (meshes, hulls, compounds, ...).
+// The primitive of any of the shapes above; nothing for shapes without one (meshes, hulls, compounds...).
 std::optional<Primitive> toPrimitive(const btCollisionShape& shape, const btTransform& transform);
 
 }  // namespace analytic

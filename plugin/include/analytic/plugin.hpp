@@ -1,0 +1,72 @@
+// Installs the analytic collision algorithms into a Bullet dispatcher, replacing Bullet's own for the
+// pairs below, and restores Bullet's when destroyed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+class btCollisionAlgorithmCreateFunc;
+class btCollisionDispatcher;
+class btCollisionWorld;
+
+namespace analytic {
+
+// The shape pairs the plugin can replace, each in both argument orders.
+enum class Pair : std::uint32_t {
+    SpherePlane = 1u << 0,     // btSphereShape - btStaticPlaneShape
+    BoxPlane = 1u << 1,        // btBoxShape - btStaticPlaneShape: up to 4 points in one pass
+    CapsulePlane = 1u << 2,    // btCapsuleShape (X, Y, Z) - btStaticPlaneShape: up to 2 points
+    SphereSphere = 1u << 3,    // btSphereShape - btSphereShape
+    SphereBox = 1u << 4,       // btSphereShape - btBoxShape
+    SphereTriangle = 1u << 5,  // btSphereShape - btTriangleShape (what Bullet dispatches per mesh triangle)
+};
+
+class PairSet {
+public:
+    constexpr PairSet(Pair pair) : bits_(std::uint32_t(pair)) {}
+    static constexpr PairSet all() { return PairSet((1u << 6) - 1); }
+    constexpr PairSet operator|(PairSet other) const { return PairSet(bits_ | other.bits_); }
+    constexpr bool contains(Pair pair) const { return (bits_ & std::uint32_t(pair)) != 0; }
+
+private:
+    constexpr explicit PairSet(std::uint32_t bits) : bits_(bits) {}
+    std::uint32_t bits_;
+};
+
+constexpr PairSet operator|(Pair a, Pair b) { return PairSet(a) | b; }
+
+// Registers our create functions in both of the dispatcher's tables (contact points, used by stepping
+// and contactTest, and closest points, used by contactPairTest). Bullet caches an algorithm per
+// overlapping pair, so pairs that already exist keep Bullet's until refreshed: construct the plugin
+// from the world to have that done, or call refreshCachedAlgorithms. The destructor puts back the
+// create functions of the dispatcher's collision configuration (and, given the world, refreshes its
+// pairs again), so the plugin must outlive neither the dispatcher nor the world.
+class Plugin {
+public:
+    explicit Plugin(btCollisionDispatcher& dispatcher, PairSet pairs = PairSet::all());
+    explicit Plugin(btCollisionWorld& world, PairSet pairs = PairSet::all());
+    ~Plugin();
+
+    Plugin(const Plugin&) = delete;
+    Plugin& operator=(const Plugin&) = delete;
+
+    // Drops the algorithm cached on every overlapping pair of the world; the next step creates each
+    // anew from the dispatcher's current tables. Contact points of those pairs are lost for one step.
+    static void refreshCachedAlgorithms(btCollisionWorld& world);
+
+private:
+    struct Registration {
+        int shapeType0;
+        int shapeType1;
+    };
+
+    void install(PairSet pairs);
+
+    btCollisionDispatcher& dispatcher_;
+    btCollisionWorld* world_ = nullptr;
+    std::vector<std::unique_ptr<btCollisionAlgorithmCreateFunc>> createFunctions_;
+    std::vector<Registration> registrations_;
+};
+
+}  // namespace analytic

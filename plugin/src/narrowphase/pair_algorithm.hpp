@@ -1,0 +1,108 @@
+// One collision algorithm class for every shape pair: it owns or shares the manifold, puts the pair in
+// the kernel's order and lets the kernel report contacts. Kernels hold the geometry calls only.
+#pragma once
+
+#include <BulletCollision/BroadphaseCollision/btCollisionAlgorithm.h>
+#include <BulletCollision/BroadphaseCollision/btDispatcher.h>
+#include <BulletCollision/CollisionDispatch/btCollisionConfiguration.h>
+#include <BulletCollision/CollisionDispatch/btCollisionCreateFunc.h>
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
+#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
+#include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
+#include <LinearMath/btPoolAllocator.h>
+
+#include <new>
+
+#include "analytic/adapters/bullet_math.hpp"
+
+namespace analytic::narrowphase {
+
+// Receives a kernel's contacts in Bullet's manifold convention: the point on B, the unit normal on B
+// pointing toward A, and the signed distance (negative when the shapes overlap). Contacts farther
+// apart than reach are dropped, as Bullet's own algorithms drop them.
+class ContactSink {
+public:
+    ContactSink(btManifoldResult& result, btScalar reach) : result_(result), reach_(reach) {}
+
+    btScalar reach() const { return reach_; }
+
+    void add(const Vec3<btScalar>& normalOnB, const Vec3<btScalar>& pointOnB, btScalar distance) {
+        if (distance < reach_) result_.addContactPoint(toBullet(normalOnB), toBullet(pointOnB), distance);
+    }
+
+private:
+    btManifoldResult& result_;
+    btScalar reach_;
+};
+
+// A Kernel provides
+//   static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b, ContactSink&);
+//   static btScalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b);
+// for its shapes A and B in that order; swapped is set when Bullet hands the pair over as (B, A).
+template <class Kernel> class PairAlgorithm final : public btCollisionAlgorithm {
+public:
+    PairAlgorithm(const btCollisionAlgorithmConstructionInfo& info, bool swapped)
+        : btCollisionAlgorithm(info), manifold_(info.m_manifold), swapped_(swapped) {}
+
+    ~PairAlgorithm() override {
+        if (ownsManifold_) m_dispatcher->releaseManifold(manifold_);
+    }
+
+    void processCollision(const btCollisionObjectWrapper* body0, const btCollisionObjectWrapper* body1,
+                          const btDispatcherInfo&, btManifoldResult* result) override {
+        const btCollisionObjectWrapper& a = swapped_ ? *body1 : *body0;
+        const btCollisionObjectWrapper& b = swapped_ ? *body0 : *body1;
+        // Top-level pairs own a manifold made in the kernel's order; a mesh's triangles share the mesh's.
+        if (!manifold_) {
+            manifold_ = m_dispatcher->getNewManifold(a.getCollisionObject(), b.getCollisionObject());
+            ownsManifold_ = true;
+        }
+        result->setPersistentManifold(manifold_);
+        ContactSink sink(*result,
+                         manifold_->getContactBreakingThreshold() + result->m_closestPointDistanceThreshold);
+        Kernel::collide(a, b, sink);
+        if (ownsManifold_) result->refreshContactPoints();
+    }
+
+    btScalar calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1,
+                                   const btDispatcherInfo&, btManifoldResult*) override {
+        return swapped_ ? Kernel::timeOfImpact(*body1, *body0) : Kernel::timeOfImpact(*body0, *body1);
+    }
+
+    void getAllContactManifolds(btManifoldArray& manifolds) override {
+        if (ownsManifold_) manifolds.push_back(manifold_);
+    }
+
+private:
+    btPersistentManifold* manifold_;
+    bool ownsManifold_ = false;
+    bool swapped_;
+};
+
+// Memory for an algorithm from the dispatcher's pool when it fits the pool's elements. Bullet's pool
+// does not check sizes in release builds, so a larger algorithm would overwrite its neighbour;
+// freeCollisionAlgorithm recognises memory from outside the pool and frees it with btAlignedFree.
+inline void* allocateAlgorithm(btDispatcher& dispatcher, std::size_t size) {
+    auto* collisionDispatcher = dynamic_cast<btCollisionDispatcher*>(&dispatcher);
+    btPoolAllocator* pool =
+        collisionDispatcher ? collisionDispatcher->getCollisionConfiguration()->getCollisionAlgorithmPool()
+                            : nullptr;
+    if (pool && std::size_t(pool->getElementSize()) >= size)
+        return dispatcher.allocateCollisionAlgorithm(int(size));
+    return btAlignedAlloc(size, 16);
+}
+
+template <class Kernel> class PairCreateFunction final : public btCollisionAlgorithmCreateFunc {
+public:
+    explicit PairCreateFunction(bool swapped) { m_swapped = swapped; }
+
+    btCollisionAlgorithm* CreateCollisionAlgorithm(btCollisionAlgorithmConstructionInfo& info,
+                                                   const btCollisionObjectWrapper*,
+                                                   const btCollisionObjectWrapper*) override {
+        void* memory = allocateAlgorithm(*info.m_dispatcher1, sizeof(PairAlgorithm<Kernel>));
+        return new (memory) PairAlgorithm<Kernel>(info, m_swapped);
+    }
+};
+
+}  // namespace analytic::narrowphase

@@ -1,0 +1,59 @@
+#include "analytic/plugin.hpp"
+
+#include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
+#include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+
+#include "narrowphase/kernels.hpp"
+
+namespace analytic {
+
+Plugin::Plugin(btCollisionDispatcher& dispatcher, PairSet pairs) : dispatcher_(dispatcher) { install(pairs); }
+
+Plugin::Plugin(btCollisionWorld& world, PairSet pairs)
+    : dispatcher_(static_cast<btCollisionDispatcher&>(*world.getDispatcher())), world_(&world) {
+    install(pairs);
+    refreshCachedAlgorithms(world);
+}
+
+Plugin::~Plugin() {
+    btCollisionConfiguration& defaults = *dispatcher_.getCollisionConfiguration();
+    for (const Registration& r : registrations_) {
+        dispatcher_.registerCollisionCreateFunc(
+            r.shapeType0, r.shapeType1, defaults.getCollisionAlgorithmCreateFunc(r.shapeType0, r.shapeType1));
+        dispatcher_.registerClosestPointsCreateFunc(
+            r.shapeType0, r.shapeType1,
+            defaults.getClosestPointsAlgorithmCreateFunc(r.shapeType0, r.shapeType1));
+    }
+    if (world_) refreshCachedAlgorithms(*world_);
+}
+
+void Plugin::refreshCachedAlgorithms(btCollisionWorld& world) {
+    btOverlappingPairCache& cache = *world.getBroadphase()->getOverlappingPairCache();
+    btBroadphasePairArray& pairs = cache.getOverlappingPairArray();
+    for (int i = 0; i < pairs.size(); ++i)
+        cache.cleanOverlappingPair(pairs[i], world.getDispatcher());
+}
+
+void Plugin::install(PairSet pairs) {
+    const auto replace = [&]<class Kernel>(Pair pair, int shapeTypeA, int shapeTypeB, Kernel) {
+        if (!pairs.contains(pair)) return;
+        const auto registerBoth = [&](int type0, int type1, bool swapped) {
+            createFunctions_.push_back(std::make_unique<narrowphase::PairCreateFunction<Kernel>>(swapped));
+            dispatcher_.registerCollisionCreateFunc(type0, type1, createFunctions_.back().get());
+            dispatcher_.registerClosestPointsCreateFunc(type0, type1, createFunctions_.back().get());
+            registrations_.push_back({type0, type1});
+        };
+        registerBoth(shapeTypeA, shapeTypeB, false);
+        if (shapeTypeA != shapeTypeB) registerBoth(shapeTypeB, shapeTypeA, true);
+    };
+    using namespace narrowphase;
+    replace(Pair::SpherePlane, SPHERE_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, SpherePlane{});
+    replace(Pair::BoxPlane, BOX_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, BoxPlane{});
+    replace(Pair::CapsulePlane, CAPSULE_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, CapsulePlane{});
+    replace(Pair::SphereSphere, SPHERE_SHAPE_PROXYTYPE, SPHERE_SHAPE_PROXYTYPE, SphereSphere{});
+    replace(Pair::SphereBox, SPHERE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, SphereBox{});
+    replace(Pair::SphereTriangle, SPHERE_SHAPE_PROXYTYPE, TRIANGLE_SHAPE_PROXYTYPE, SphereTriangle{});
+}
+
+}  // namespace analytic
