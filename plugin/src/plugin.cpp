@@ -5,6 +5,7 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 
 #include "narrowphase/kernels.hpp"
+#include "narrowphase/sphere_mesh.hpp"
 
 namespace analytic {
 
@@ -39,9 +40,18 @@ void Plugin::install(PairSet pairs) {
     const auto replace = [&]<class Kernel>(Pair pair, int shapeTypeA, int shapeTypeB, Kernel) {
         if (!pairs.contains(pair)) return;
         const auto registerBoth = [&](int type0, int type1, bool swapped) {
-            createFunctions_.push_back(std::make_unique<narrowphase::PairCreateFunction<Kernel>>(swapped));
-            dispatcher_.registerCollisionCreateFunc(type0, type1, createFunctions_.back().get());
-            dispatcher_.registerClosestPointsCreateFunc(type0, type1, createFunctions_.back().get());
+            // One create function per table, each with that table's default as its fallback for pairs
+            // a selective kernel does not accept.
+            const auto createFunction = [&](btCollisionAlgorithmCreateFunc* fallback) {
+                createFunctions_.push_back(
+                    std::make_unique<narrowphase::PairCreateFunction<Kernel>>(swapped, fallback));
+                return createFunctions_.back().get();
+            };
+            btCollisionConfiguration& defaults = *dispatcher_.getCollisionConfiguration();
+            dispatcher_.registerCollisionCreateFunc(
+                type0, type1, createFunction(defaults.getCollisionAlgorithmCreateFunc(type0, type1)));
+            dispatcher_.registerClosestPointsCreateFunc(
+                type0, type1, createFunction(defaults.getClosestPointsAlgorithmCreateFunc(type0, type1)));
             registrations_.push_back({type0, type1});
         };
         registerBoth(shapeTypeA, shapeTypeB, false);
@@ -54,6 +64,10 @@ void Plugin::install(PairSet pairs) {
     replace(Pair::SphereSphere, SPHERE_SHAPE_PROXYTYPE, SPHERE_SHAPE_PROXYTYPE, SphereSphere{});
     replace(Pair::SphereBox, SPHERE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, SphereBox{});
     replace(Pair::SphereTriangle, SPHERE_SHAPE_PROXYTYPE, TRIANGLE_SHAPE_PROXYTYPE, SphereTriangle{});
+    replace(Pair::EllipsoidPlane, CUSTOM_CONVEX_SHAPE_TYPE, STATIC_PLANE_PROXYTYPE, EllipsoidPlane{});
+    for (const int meshType :
+         {TRIANGLE_MESH_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE, TERRAIN_SHAPE_PROXYTYPE})
+        replace(Pair::SphereMesh, SPHERE_SHAPE_PROXYTYPE, meshType, SphereMesh{});
 }
 
 }  // namespace analytic

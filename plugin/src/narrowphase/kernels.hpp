@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analytic/adapters/shape_primitives.hpp"
+#include "analytic/ellipsoid_shape.hpp"
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/sphere_sweep.hpp"
@@ -153,6 +154,20 @@ struct SphereTriangle {
                     path, radius,
                     triangleOf(shapeOf<btTriangleShape>(triangle), triangle.getWorldTransform()));
             });
+    }
+};
+
+// The custom convex slot holds users' shapes too: only EllipsoidShape is ours (PairCreateFunction
+// hands the others to Bullet). One contact, at the ellipsoid's deepest point.
+struct EllipsoidPlane : NoTimeOfImpact {
+    static bool accepts(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper&) {
+        return dynamic_cast<const EllipsoidShape*>(a.getCollisionShape()) != nullptr;
+    }
+    static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                        ContactSink& sink) {
+        const auto contact =
+            collideEllipsoidPlane(toEllipsoid(shapeOf<EllipsoidShape>(a), a.getWorldTransform()), planeOf(b));
+        if (contact) addPlaneContact(sink, contact->normal, contact->deepest);
     }
 };
 

@@ -12,6 +12,7 @@
 #include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
 #include <LinearMath/btPoolAllocator.h>
 
+#include <concepts>
 #include <new>
 
 #include "analytic/adapters/bullet_math.hpp"
@@ -27,14 +28,51 @@ public:
 
     btScalar reach() const { return reach_; }
 
+    // The manifold the contacts go to, with the points earlier steps left in it.
+    const btPersistentManifold& manifold() const { return *result_.getPersistentManifold(); }
+
     void add(const Vec3<btScalar>& normalOnB, const Vec3<btScalar>& pointOnB, btScalar distance) {
         if (distance < reach_) result_.addContactPoint(toBullet(normalOnB), toBullet(pointOnB), distance);
+    }
+
+    // A contact with one piece of B (a mesh's triangle), described by pieceOfB: its part id and index
+    // go with the contact, and contact-added callbacks see pieceOfB as B's wrapper, as they do with
+    // Bullet's per-triangle dispatch (btAdjustInternalEdgeContacts needs the triangle there).
+    void add(const Vec3<btScalar>& normalOnB, const Vec3<btScalar>& pointOnB, btScalar distance,
+             const btCollisionObjectWrapper& pieceOfB) {
+        const bool pieceIsBody0 = result_.getBody0Internal() == pieceOfB.getCollisionObject();
+        const btCollisionObjectWrapper* whole =
+            pieceIsBody0 ? result_.getBody0Wrap() : result_.getBody1Wrap();
+        if (pieceIsBody0) {
+            result_.setBody0Wrap(&pieceOfB);
+            result_.setShapeIdentifiersA(pieceOfB.m_partId, pieceOfB.m_index);
+        } else {
+            result_.setBody1Wrap(&pieceOfB);
+            result_.setShapeIdentifiersB(pieceOfB.m_partId, pieceOfB.m_index);
+        }
+        add(normalOnB, pointOnB, distance);
+        if (pieceIsBody0)
+            result_.setBody0Wrap(whole);
+        else
+            result_.setBody1Wrap(whole);
     }
 
 private:
     btManifoldResult& result_;
     btScalar reach_;
 };
+
+// A kernel that remembers something about its pair from one step to the next declares it as State;
+// each algorithm (Bullet caches one per overlapping pair) keeps one, value-initialised, and passes it
+// to collide as a fourth argument.
+template <class Kernel>
+concept StatefulKernel = requires {
+    typename Kernel::State;
+};
+
+struct NoState {};
+template <class Kernel> struct StateOf { using type = NoState; };
+template <StatefulKernel Kernel> struct StateOf<Kernel> { using type = typename Kernel::State; };
 
 // A Kernel provides
 //   static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b, ContactSink&);
@@ -61,7 +99,10 @@ public:
         result->setPersistentManifold(manifold_);
         ContactSink sink(*result,
                          manifold_->getContactBreakingThreshold() + result->m_closestPointDistanceThreshold);
-        Kernel::collide(a, b, sink);
+        if constexpr (StatefulKernel<Kernel>)
+            Kernel::collide(a, b, sink, state_);
+        else
+            Kernel::collide(a, b, sink);
         if (ownsManifold_) result->refreshContactPoints();
     }
 
@@ -78,6 +119,7 @@ private:
     btPersistentManifold* manifold_;
     bool ownsManifold_ = false;
     bool swapped_;
+    [[no_unique_address]] typename StateOf<Kernel>::type state_{};
 };
 
 // Memory for an algorithm from the dispatcher's pool when it fits the pool's elements. Bullet's pool
@@ -93,16 +135,34 @@ inline void* allocateAlgorithm(btDispatcher& dispatcher, std::size_t size) {
     return btAlignedAlloc(size, 16);
 }
 
+// A kernel whose shape type is a slot other shapes share (Bullet's custom convex type) also provides
+//   static bool accepts(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b);
+// and pairs it does not accept get the fallback: the collision configuration's create function for the cell.
+template <class Kernel>
+concept SelectiveKernel = requires(const btCollisionObjectWrapper& wrapper) {
+    { Kernel::accepts(wrapper, wrapper) } -> std::convertible_to<bool>;
+};
+
 template <class Kernel> class PairCreateFunction final : public btCollisionAlgorithmCreateFunc {
 public:
-    explicit PairCreateFunction(bool swapped) { m_swapped = swapped; }
+    explicit PairCreateFunction(bool swapped, btCollisionAlgorithmCreateFunc* fallback = nullptr)
+        : fallback_(fallback) {
+        m_swapped = swapped;
+    }
 
     btCollisionAlgorithm* CreateCollisionAlgorithm(btCollisionAlgorithmConstructionInfo& info,
-                                                   const btCollisionObjectWrapper*,
-                                                   const btCollisionObjectWrapper*) override {
+                                                   const btCollisionObjectWrapper* body0,
+                                                   const btCollisionObjectWrapper* body1) override {
+        if constexpr (SelectiveKernel<Kernel>) {
+            if (!(m_swapped ? Kernel::accepts(*body1, *body0) : Kernel::accepts(*body0, *body1)))
+                return fallback_ ? fallback_->CreateCollisionAlgorithm(info, body0, body1) : nullptr;
+        }
         void* memory = allocateAlgorithm(*info.m_dispatcher1, sizeof(PairAlgorithm<Kernel>));
         return new (memory) PairAlgorithm<Kernel>(info, m_swapped);
     }
+
+private:
+    btCollisionAlgorithmCreateFunc* fallback_;
 };
 
 }  // namespace analytic::narrowphase
