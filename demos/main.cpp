@@ -1,4 +1,4 @@
-// The main demo: a sphere and a box fall onto a plane in a Bullet world, then rays are cast at them.
+// The main demo: a sphere and a box fall onto a plane in a Bullet world with the analytic plugin, then rays
 #include <btBulletDynamicsCommon.h>
 
 #include <cstdio>
@@ -14,6 +14,7 @@
 #include "analytic/geometry/ray_capsule.hpp"
 #include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
+#include "analytic/plugin.hpp"
 
 namespace {
 
@@ -23,6 +24,8 @@ struct DemoWorld {
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+    // The one line a user adds: exact contacts for the sphere and box on the plane.
+    analytic::Plugin plugin{world};
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
     std::vector<std::unique_ptr<btDefaultMotionState>> motionStates;
     std::vector<std::unique_ptr<btRigidBody>> bodies;
@@ -46,6 +49,18 @@ struct DemoWorld {
         return *bodies.back();
     }
 };
+
+// Contact points the world keeps between two bodies.
+int contactPoints(btCollisionDispatcher& dispatcher, const btCollisionObject& a, const btCollisionObject& b) {
+    int points = 0;
+    for (int i = 0; i < dispatcher.getNumManifolds(); ++i) {
+        const btPersistentManifold* manifold = dispatcher.getManifoldByIndexInternal(i);
+        const bool samePair = (manifold->getBody0() == &a && manifold->getBody1() == &b) ||
+                              (manifold->getBody0() == &b && manifold->getBody1() == &a);
+        if (samePair) points += manifold->getNumContacts();
+    }
+    return points;
+}
 
 const char* shapeName(const btCollisionObject* object) {
     return object ? object->getCollisionShape()->getName() : "nothing";
@@ -100,7 +115,8 @@ ExactHit closestExactHit(const btCollisionWorld& world, const Ray& ray) {
 
 int main() {
     DemoWorld demo;
-    demo.add(std::make_unique<btStaticPlaneShape>(btVector3(0, 1, 0), 0), 0, btVector3(0, 0, 0));
+    btRigidBody& ground =
+        demo.add(std::make_unique<btStaticPlaneShape>(btVector3(0, 1, 0), 0), 0, btVector3(0, 0, 0));
     btRigidBody& sphere = demo.add(std::make_unique<btSphereShape>(0.5), 1, btVector3(-2, 5, 0));
     btRigidBody& box =
         demo.add(std::make_unique<btBoxShape>(btVector3(0.5, 0.5, 0.5)), 1, btVector3(2, 8, 0));
@@ -109,8 +125,8 @@ int main() {
         demo.world.stepSimulation(btScalar(1) / 60, 0);
     const btVector3 sphereAt = sphere.getWorldTransform().getOrigin();
     const btVector3 boxAt = box.getWorldTransform().getOrigin();
-    std::printf("after 4 s: sphere rests at y = %.4f, box at y = %.4f\n", double(sphereAt.y()),
-                double(boxAt.y()));
+    std::printf("after 4 s: sphere rests at y = %.4f, box at y = %.4f on %d contact points\n",
+                double(sphereAt.y()), double(boxAt.y()), contactPoints(demo.dispatcher, box, ground));
 
     const btVector3 rays[][2] = {{{-2, 10, 0}, {-2, -10, 0}},
                                  {{2, 10, 0.2}, {2, -10, 0.2}},
