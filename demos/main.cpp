@@ -1,4 +1,5 @@
-// The main demo: a sphere and a box fall onto a plane in a Bullet world with the analytic plugin, then rays
+// The main demo: a sphere and a box fall onto a plane in a Bullet world with the analytic plugin
+// installed, then rays are cast at them (Bullet's rayTest beside the exact analytic hit).
 #include <btBulletDynamicsCommon.h>
 
 #include <cstdio>
