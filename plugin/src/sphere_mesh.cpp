@@ -115,6 +115,35 @@ private:
     PHY_ScalarType vertexType_ = PHY_FLOAT, indexType_ = PHY_INTEGER;
 };
 
+// The leaves of a quantized tree whose boxes meet the box, as btQuantizedBvh's stackless walk
+// (walkStacklessQuantizedTree from the root) finds them, in its order (the same set as its other
+// traversal modes): inlined, so the triangles are read without a virtual call per leaf.
+// The tree is taken non-const as getQuantizedNodeArray has no const overload; the walk only reads.
+template <class Triangles> void walkQuantizedTree(btQuantizedBvh& bvh, const btVector3& boxMin,
+                                                  const btVector3& boxMax, Triangles& triangles) {
+    unsigned short queryMin[3], queryMax[3];
+    bvh.quantizeWithClamp(queryMin, boxMin, 0);
+    bvh.quantizeWithClamp(queryMax, boxMax, 1);
+    const QuantizedNodeArray& nodes = bvh.getQuantizedNodeArray();
+    if (nodes.size() == 0) return;
+    const btQuantizedBvhNode* node = &nodes[0];
+    // The root's subtree is the whole tree: its escape index is the node count.
+    const btQuantizedBvhNode* const end = node + (node->isLeafNode() ? 1 : node->getEscapeIndex());
+    while (node < end) {
+        const unsigned short *nodeMin = node->m_quantizedAabbMin, *nodeMax = node->m_quantizedAabbMax;
+        const bool overlaps = (queryMin[0] <= nodeMax[0]) & (queryMax[0] >= nodeMin[0]) &
+                              (queryMin[1] <= nodeMax[1]) & (queryMax[1] >= nodeMin[1]) &
+                              (queryMin[2] <= nodeMax[2]) & (queryMax[2] >= nodeMin[2]);
+        if (!node->isLeafNode()) {
+            // Into a met internal node's subtree, else past it.
+            node += overlaps ? 1 : node->getEscapeIndex();
+            continue;
+        }
+        if (overlaps) triangles.processNode(node->getPartId(), node->getTriangleIndex());
+        ++node;
+    }
+}
+
 // Calls visit(triangle, partId, triangleIndex) for the mesh's triangles that may meet the box (in the
 // mesh's frame, scaling applied, vertices in Bullet's order): the same triangles, identifiers and
 // vertices as the shape's processAllTriangles.
@@ -123,9 +152,12 @@ template <class Visit> void forTrianglesNear(const btConcaveShape& mesh, const V
     const auto walkBvh = [&](const btBvhTriangleMeshShape& bvhMesh, const btVector3& extraScaling,
                              const btVector3& bvhBoxMin, const btVector3& bvhBoxMax) {
         BvhTriangles<Visit> triangles(*bvhMesh.getMeshInterface(), extraScaling, visit);
-        // getOptimizedBvh has no const overload; the walk only reads.
-        const_cast<btBvhTriangleMeshShape&>(bvhMesh).getOptimizedBvh()->reportAabbOverlappingNodex(
-            &triangles, bvhBoxMin, bvhBoxMax);
+        // getOptimizedBvh has no const overload; the walks only read.
+        btOptimizedBvh& bvh = *const_cast<btBvhTriangleMeshShape&>(bvhMesh).getOptimizedBvh();
+        if (bvh.isQuantized())
+            walkQuantizedTree(bvh, bvhBoxMin, bvhBoxMax, triangles);
+        else
+            bvh.reportAabbOverlappingNodex(&triangles, bvhBoxMin, bvhBoxMax);
     };
     switch (mesh.getShapeType()) {
         case TRIANGLE_MESH_SHAPE_PROXYTYPE:

@@ -425,6 +425,16 @@ public:
         return test::collideOnce(side.world.dispatcher(), *side.a, *side.b, *side.a).contacts;
     }
 
+    // contactPairTest(A, B) with a callback whose closest-point distance threshold is given, in the
+    // world with the plugin or in Bullet's own.
+    std::vector<SeenContact> pairTest(bool analytic, btScalar closestDistanceThreshold) {
+        Side& side = sides_[analytic ? 0 : 1];
+        test::SeenContactsCallback callback(*side.a);
+        callback.m_closestDistanceThreshold = closestDistanceThreshold;
+        side.world.world().contactPairTest(side.a, side.b, callback);
+        return callback.contacts;
+    }
+
 private:
     struct Side {
         BulletWorld world;
@@ -439,10 +449,16 @@ private:
     std::unique_ptr<Plugin> plugin_;
 };
 
+// How far apart a pair's contacts are reported: up to the manifold's breaking threshold, or only
+// touching ones (up to the closest-point distance threshold, 0 in a step and in contactPairTest with a
+// default callback), as for sphere-sphere, whose manifold is cleared and recomputed at every step.
+enum class Reach { BreakingThreshold, Touching };
+
 // Runs kCases cases: makeCase(random, worlds) gives the objects shapes and places and returns the
 // reference; every pass of ours must agree with it. extraCheck(worlds, reference, passes) may compare more.
-template <class MakeCase, class ExtraCheck>
-void checkRandomCases(const std::string& name, std::uint64_t seed, MakeCase makeCase, ExtraCheck extraCheck) {
+template <class MakeCase, class ExtraCheck> void checkRandomCases(const std::string& name, std::uint64_t seed,
+                                                                  MakeCase makeCase, ExtraCheck extraCheck,
+                                                                  Reach reach = Reach::BreakingThreshold) {
     Random random(seed);
     PairWorlds worlds;
     Tally tally;
@@ -455,7 +471,8 @@ void checkRandomCases(const std::string& name, std::uint64_t seed, MakeCase make
         }
         const PairWorlds::Passes passes = worlds.ours();
         for (int pass = 0; pass < 4; ++pass) {
-            const std::string failure = disagreement(passes.contacts[pass], reference, passes.reach, tally);
+            const std::string failure = disagreement(passes.contacts[pass], reference,
+                                                     reach == Reach::Touching ? 0 : passes.reach, tally);
             if (!failure.empty() && failures++ < 5)
                 ADD_FAILURE() << name << " case " << i << ", " << passes.names[pass] << ":" << failure
                               << "\n  A: " << describe(worlds.a()) << "\n  B: " << describe(worlds.b());
@@ -651,10 +668,12 @@ TEST(ContactAgreement, CapsulePlane) {
     EXPECT_GE(twoPointCases, kCases / 10);
 }
 
-// Where Bullet's sphere-sphere reports a contact (touching or overlapping), ours agrees with it within
-// the bounds above; where they overlap beyond the band, both report one.
+// Only touching or overlapping spheres give a contact in a step, as with Bullet's sphere-sphere: both
+// decide on the same rounded distance, so they report the same pairs, and where Bullet's reports one,
+// ours agrees with it within the bounds above. contactPairTest with a closest-point distance threshold
+// reports spheres up to that far apart, as Bullet's does.
 TEST(ContactAgreement, SphereSphereAlsoAgreesWithBullet) {
-    int comparedWithBullet = 0;
+    int comparedWithBullet = 0, nearButApart = 0;
     checkRandomCases(
         "sphere-sphere", 4,
         [](Random& random, PairWorlds& worlds) {
@@ -673,9 +692,21 @@ TEST(ContactAgreement, SphereSphereAlsoAgreesWithBullet) {
         [&](PairWorlds& worlds, const Reference& reference, const PairWorlds::Passes& passes) {
             const std::vector<SeenContact> bullets = worlds.bullets();
             const Real band = kBandUnits * u * reference.scale;
-            if (reference.candidates[0].distance < -band) {
+            const Real exactDistance = reference.candidates[0].distance;
+            if (exactDistance < -band) {
                 EXPECT_EQ(bullets.size(), 1u);
             }
+            EXPECT_EQ(passes.contacts[0].size(), bullets.size());
+            EXPECT_EQ(passes.contacts[1].size(), bullets.size());
+            // The breaking threshold as the callback's threshold: a distance of the pair's scale.
+            const btScalar threshold = btScalar(passes.reach);
+            const std::vector<SeenContact> ourNear = worlds.pairTest(true, threshold);
+            Tally unused;
+            EXPECT_EQ(disagreement(ourNear, reference, Real(threshold), unused), "");
+            if (std::abs(exactDistance - Real(threshold)) > band) {
+                EXPECT_EQ(ourNear.size(), worlds.pairTest(false, threshold).size());
+            }
+            nearButApart += exactDistance > band && !ourNear.empty();
             if (bullets.empty()) return;
             ++comparedWithBullet;
             Reference bulletsAnswer = reference;
@@ -683,11 +714,13 @@ TEST(ContactAgreement, SphereSphereAlsoAgreesWithBullet) {
             bulletsAnswer.candidates[0] = {real(contact.pointOnA),        real(contact.pointOnB),
                                            real(contact.normalOnB),       Real(contact.distance),
                                            reference.candidates[0].lever, 0};
-            Tally unused;
-            EXPECT_EQ(disagreement(passes.contacts[0], bulletsAnswer, passes.reach, unused), "");
-        });
-    std::printf("sphere-sphere: %d cases compared with Bullet's own\n", comparedWithBullet);
+            EXPECT_EQ(disagreement(passes.contacts[0], bulletsAnswer, 0, unused), "");
+        },
+        Reach::Touching);
+    std::printf("sphere-sphere: %d cases compared with Bullet's own, %d apart but within the threshold\n",
+                comparedWithBullet, nearButApart);
     EXPECT_GE(comparedWithBullet, kCases / 2);
+    EXPECT_GE(nearButApart, kCases / 100);
 }
 
 // Centres anywhere in the box grown by the radius: face, edge and corner regions and inside.

@@ -113,6 +113,7 @@ struct CapsulePlane : NoTimeOfImpact {
 };
 
 struct SphereSphere {
+    static constexpr bool recomputesEveryStep = true;
     static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
                         ContactSink& sink) {
         addGrownContact(sink, sphereSphereContact(grownBy(sphereOf(a), sink.reach()), sphereOf(b)));

@@ -32,7 +32,7 @@ public:
     const btPersistentManifold& manifold() const { return *result_.getPersistentManifold(); }
 
     void add(const Vec3<btScalar>& normalOnB, const Vec3<btScalar>& pointOnB, btScalar distance) {
-        if (distance < reach_) result_.addContactPoint(toBullet(normalOnB), toBullet(pointOnB), distance);
+        if (distance <= reach_) result_.addContactPoint(toBullet(normalOnB), toBullet(pointOnB), distance);
     }
 
     // A contact with one piece of B (a mesh's triangle), described by pieceOfB: its part id and index
@@ -70,6 +70,16 @@ concept StatefulKernel = requires {
     typename Kernel::State;
 };
 
+// A kernel that finds its pair's one contact exactly at every step declares
+//   static constexpr bool recomputesEveryStep = true;
+// and its algorithm does as Bullet's sphere-sphere, whose semantics users expect: it clears the
+// manifold it owns before the kernel runs instead of refreshing it after (nothing older is worth
+// keeping), and contacts reach only the closest-point distance threshold, not the breaking threshold.
+template <class Kernel>
+concept RecomputingKernel = requires {
+    requires Kernel::recomputesEveryStep;
+};
+
 struct NoState {};
 template <class Kernel> struct StateOf { using type = NoState; };
 template <StatefulKernel Kernel> struct StateOf<Kernel> { using type = typename Kernel::State; };
@@ -97,13 +107,15 @@ public:
             ownsManifold_ = true;
         }
         result->setPersistentManifold(manifold_);
-        ContactSink sink(*result,
-                         manifold_->getContactBreakingThreshold() + result->m_closestPointDistanceThreshold);
+        constexpr bool recomputes = RecomputingKernel<Kernel>;
+        if (recomputes && ownsManifold_) manifold_->clearManifold();
+        const btScalar closest = result->m_closestPointDistanceThreshold;
+        ContactSink sink(*result, recomputes ? closest : manifold_->getContactBreakingThreshold() + closest);
         if constexpr (StatefulKernel<Kernel>)
             Kernel::collide(a, b, sink, state_);
         else
             Kernel::collide(a, b, sink);
-        if (ownsManifold_) result->refreshContactPoints();
+        if (!recomputes && ownsManifold_) result->refreshContactPoints();
     }
 
     btScalar calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1,

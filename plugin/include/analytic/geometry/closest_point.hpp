@@ -148,6 +148,18 @@ template <class T> inline TriangleFrame<T> triangleFrame(const Vec3<T>& point, c
     return frame;
 }
 
+// Whether the sphere is certainly clear of the triangle's bounding box, hence of the triangle. The
+// box distance is computed from differences of coordinates (each within a rounding of its exact
+// value) and compared with a margin of 16 roundings over the radius: a sphere that touches the
+// triangle, exactly, is never rejected.
+template <class T> inline bool isBeyondBoundingBox(const Sphere<T>& sphere, const Triangle<T>& triangle) {
+    const Vec3<T> boxMin = glm::min(glm::min(triangle.a, triangle.b), triangle.c);
+    const Vec3<T> boxMax = glm::max(glm::max(triangle.a, triangle.b), triangle.c);
+    const Vec3<T> outside = glm::max(glm::max(boxMin - sphere.center, sphere.center - boxMax), Vec3<T>(T(0)));
+    const T margin = T(1) + 16 * unitRoundoff<T>;
+    return glm::dot(outside, outside) > margin * (sphere.radius * sphere.radius);
+}
+
 template <class T> struct TriangleProjection {
     TrianglePoint<T> closest;
     Vec3<T> offset;  // query - closest
@@ -376,11 +388,27 @@ inline std::optional<SegmentPair<T>> closestPointsSegmentSegment(const Vec3<T>& 
 // ---------------------------------------------------------------------------------------------------
 // Sphere contacts (A = the sphere).
 
-// Coincident centres: the normal is +x.
+// Coincident centres: the normal is +x. The sphere-capsule contact for a zero-length axis, in closed
+// form (the narrow phase runs it for every sphere pair at every step), deciding touch on the rounded
+// distance as Bullet's sphere-sphere does, so both agree on spheres that exactly touch. The input is
+// validated by the comparisons the contact needs anyway: a non-finite or overflowing centre makes the
+// distance NaN or infinite, a non-finite radius makes the reach NaN or infinite, and both fail. What
+// passes has finite centres and reach <= sqrt(max), far below half an ulp of max, so nothing overflows.
 template <class T>
 inline std::optional<Contact<T>> sphereSphereContact(const Sphere<T>& a, const Sphere<T>& b) {
-    if (!detail::isValidSphere(a) || !detail::isValidSphere(b)) return std::nullopt;
-    return detail::sphereCapsuleContactUnchecked(a, b.center, b.center, b.radius);
+    if (!(std::min(a.radius, b.radius) >= T(0))) return std::nullopt;
+    const Vec3<T> offset = a.center - b.center;
+    const T reach = a.radius + b.radius;
+    const T distanceSquared = glm::dot(offset, offset);
+    const T distance = std::sqrt(distanceSquared);
+    if (!(distance <= reach && reach * reach <= std::numeric_limits<T>::max())) return std::nullopt;
+    // The square root serves the normal too while distanceSquared is a normal number.
+    Vec3<T> normal(T(1), T(0), T(0));
+    if (distanceSquared >= std::numeric_limits<T>::min())
+        normal = offset * (T(1) / distance);
+    else if (offset != Vec3<T>(T(0)))
+        normal = unitVector(offset);
+    return Contact<T>{b.center + b.radius * normal, normal, reach - distance};
 }
 
 // A centre on the capsule's axis is pushed out perpendicular to the axis (+x for a zero-length axis).
@@ -419,14 +447,17 @@ inline std::optional<Contact<T>> sphereObbContact(const Sphere<T>& sphere, const
 template <class T>
 inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& sphere,
                                                                const Triangle<T>& triangle) {
-    if (!detail::isValidSphere(sphere) || !detail::allFinite(triangle.a, triangle.b, triangle.c))
-        return std::nullopt;
+    // The cheap rejections first, beyond the reach of the triangle's bounding box, then of its plane:
+    // in a mesh, most triangles near a sphere do not touch it. They give no contact for invalid input
+    // either, which is checked after them.
+    if (detail::isBeyondBoundingBox(sphere, triangle)) return std::nullopt;
     const detail::TriangleFrame<T> frame = detail::triangleFrame(sphere.center, triangle);
     if (frame.degenerate) return std::nullopt;
-    // Beyond the plane's reach first: most triangles near a sphere do not touch it.
     const T scaledHeight = glm::dot(frame.normal, frame.offsets[0]);  // height * |normal|
     const T radiusSquared = sphere.radius * sphere.radius;
     if (!(scaledHeight * scaledHeight <= radiusSquared * frame.normalSquared)) return std::nullopt;
+    if (!detail::isValidSphere(sphere) || !detail::allFinite(triangle.a, triangle.b, triangle.c))
+        return std::nullopt;
     const detail::TriangleProjection<T> projection = detail::projectOntoTriangle(sphere.center, frame);
     const T distanceSquared = glm::dot(projection.offset, projection.offset);
     if (!(distanceSquared <= radiusSquared)) return std::nullopt;
