@@ -170,7 +170,12 @@ struct SideWorld {
         int count = 0;
         for (int i = 0; i < scene.dynamicBodyCount(); ++i) {
             const btVector3& p = scene.dynamicBody(i).getWorldTransform().getOrigin();
-            count += double(p.y()) < scene.groundHeight(double(p.x()), double(p.z())) - 1;
+            const bool fell = double(p.y()) < scene.groundHeight(double(p.x()), double(p.z())) - 1;
+            if (fell)
+                std::fprintf(stderr, "  fell through: body %d (%s) at (%.2f, %.2f, %.2f)\n", i,
+                             scene.dynamicBody(i).getCollisionShape()->getName(), double(p.x()),
+                             double(p.y()), double(p.z()));
+            count += fell;
         }
         return count;
     }
