@@ -2,18 +2,14 @@
 
 #include <algorithm>
 
-#include "analytic/geometry/numeric.hpp"
+#include "analytic/geometry/support.hpp"
 
 namespace analytic {
 
 namespace {
 
-// The point of the ellipsoid x = radii * u, |u| <= 1 (componentwise product) farthest along direction:
-// d . (radii * u) = (radii * d) . u is largest for u = unitVector(radii * d). Any point when that is zero.
-btVector3 ellipsoidSupport(const btVector3& radii, const btVector3& direction) {
-    const btVector3 stretched = radii * direction;
-    if (stretched.isZero()) return btVector3(0, 0, 0);
-    return radii * toBullet(unitVector(toGlm(stretched)));
+btVector3 supportPoint(const btVector3& radii, const btVector3& direction) {
+    return toBullet(ellipsoidSupport(toGlm(radii), toGlm(direction)).point);
 }
 
 btScalar smallestComponent(const btVector3& v) { return std::min({v.x(), v.y(), v.z()}); }
@@ -27,14 +23,14 @@ EllipsoidShape::EllipsoidShape(const btVector3& radii) : unscaledRadii_(radii.ab
 }
 
 btVector3 EllipsoidShape::localGetSupportingVertexWithoutMargin(const btVector3& direction) const {
-    return ellipsoidSupport(coreRadii_, direction);
+    return supportPoint(coreRadii_, direction);
 }
 
 void EllipsoidShape::batchedUnitVectorGetSupportingVertexWithoutMargin(const btVector3* directions,
                                                                        btVector3* supportPoints,
                                                                        int count) const {
     for (int i = 0; i < count; ++i)
-        supportPoints[i] = ellipsoidSupport(coreRadii_, directions[i]);
+        supportPoints[i] = supportPoint(coreRadii_, directions[i]);
 }
 
 void EllipsoidShape::getAabb(const btTransform& transform, btVector3& aabbMin, btVector3& aabbMax) const {

@@ -55,6 +55,24 @@ template <class T, int N> VecN<T, N> unitVector(const VecN<T, N>& v) {
     return scaled / std::sqrt(glm::dot(scaled, scaled));
 }
 
+template <class T> struct LengthAndDirection {
+    T length;
+    Vec3<T> direction;  // zero for the zero vector
+};
+
+// Squares in the normal range of T take the fast path; otherwise scale first so that nothing overflows
+// or loses precision to underflow.
+template <class T> inline LengthAndDirection<T> lengthAndDirection(const Vec3<T>& v) {
+    const T squared = glm::dot(v, v);
+    if (squared >= std::numeric_limits<T>::min() && squared <= std::numeric_limits<T>::max()) {
+        const T length = std::sqrt(squared);
+        return {length, v * (T(1) / length)};
+    }
+    if (v == Vec3<T>(0)) return {T(0), Vec3<T>(0)};
+    const Vec3<T> direction = unitVector(v);
+    return {glm::dot(v, direction), direction};
+}
+
 // a * b - c * d with one rounding error (Kahan's algorithm with fused multiply-add).
 template <class T> T differenceOfProducts(T a, T b, T c, T d) {
     const T cd = c * d;

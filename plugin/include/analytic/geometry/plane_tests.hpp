@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "analytic/geometry/numeric.hpp"
+#include "analytic/geometry/support.hpp"
 
 namespace analytic {
 
@@ -190,24 +191,6 @@ template <class T> inline std::optional<SolidPlaneContact<T>> solidContact(const
     return result;
 }
 
-template <class T> struct LengthAndDirection {
-    T length;
-    Vec3<T> direction;  // zero for the zero vector
-};
-
-// Squares in the normal range of T take the fast path; otherwise scale first so that nothing overflows
-// or loses precision to underflow.
-template <class T> inline LengthAndDirection<T> lengthAndDirection(const Vec3<T>& v) {
-    const T squared = glm::dot(v, v);
-    if (squared >= std::numeric_limits<T>::min() && squared <= std::numeric_limits<T>::max()) {
-        const T length = std::sqrt(squared);
-        return {length, v * (T(1) / length)};
-    }
-    if (v == Vec3<T>(0)) return {T(0), Vec3<T>(0)};
-    const Vec3<T> direction = unitVector(v);
-    return {glm::dot(v, direction), direction};
-}
-
 }  // namespace plane_tests_detail
 
 // T6. Signed distance of the point and its side; on the plane within relativeTolerance of the scale.
@@ -291,13 +274,12 @@ template <class T> inline std::optional<SolidPlaneContact<T>> collideEllipsoidPl
     if (!isValidPlane(plane) || !detail::allFinite(ellipsoid.center, rotation[0], rotation[1], rotation[2]) ||
         !isValidSize(ellipsoid.radii) || !isValidSize(relativeTolerance))
         return std::nullopt;
-    // The ellipsoid is centre + rotation * (radii * u) for |u| <= 1; the normal meets radii * u as the
-    // vector reach = radii * (n . axis_i), so the lowest point has u = -reach / |reach|.
-    const Vec3<T> reach = ellipsoid.radii * (plane.normal * rotation);
-    const LengthAndDirection<T> projection = lengthAndDirection(reach);
+    // The highest point along the normal, in the ellipsoid's frame, mirrored through the centre is the
+    // lowest.
+    const EllipsoidSupport<T> highest = ellipsoidSupport(ellipsoid.radii, plane.normal * rotation);
     const T size = ellipsoid.radii.x + ellipsoid.radii.y + ellipsoid.radii.z;
-    return solidContact(makeSpan(ellipsoid.center, projection.length, size, plane, relativeTolerance),
-                        ellipsoid.center - rotation * (ellipsoid.radii * projection.direction), plane.normal);
+    return solidContact(makeSpan(ellipsoid.center, highest.reach, size, plane, relativeTolerance),
+                        ellipsoid.center - rotation * highest.point, plane.normal);
 }
 
 // T10. How the plane meets the triangle and the segment it cuts. Vertices are classified as
