@@ -1,9 +1,14 @@
 // Nanoseconds per test of the closest-point and sphere-contact kernels (closest_point.hpp), float and
 // double, over 1024 pre-generated random cases: shapes of unit size near the origin, queries spread
 // over all regions (face, edge, vertex; inside and outside), spheres that touch about half the time.
+// Sphere-triangle also on the cases a mesh gives it: the candidate triangles under a sphere resting on
+// scene M's terrain, and spheres placed against one feature (face, edge, vertex) or just beyond an edge.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
+
 #include "analytic/geometry/closest_point.hpp"
+#include "support/bench_scenes.hpp"
 #include "support/bench_support.hpp"
 #include "support/test_support.hpp"
 
@@ -15,6 +20,7 @@ using analytic::Sphere;
 using analytic::Triangle;
 using analytic::Vec3;
 using analytic::bench::drawCases;
+using analytic::bench::kCaseCount;
 using analytic::test::Random;
 
 template <class Cases, class Kernel>
@@ -103,14 +109,134 @@ template <class T> void benchSphereObbContact(benchmark::State& state) {
     runCases(state, cases, [](const Case& c) { return analytic::sphereObbContact(c.sphere, c.box); });
 }
 
+template <class T> struct SphereTriangleCase {
+    Sphere<T> sphere;
+    Triangle<T> triangle;
+};
+
+template <class T>
+void timeSphereTriangle(benchmark::State& state, const std::vector<SphereTriangleCase<T>>& cases) {
+    analytic::bench::timeHitOrMiss(
+        state, cases,
+        [](const SphereTriangleCase<T>& c) { return analytic::sphereTriangleContact(c.sphere, c.triangle); },
+        "per_test");
+}
+
 template <class T> void benchSphereTriangleContact(benchmark::State& state) {
-    struct Case {
-        Sphere<T> sphere;
-        Triangle<T> triangle;
-    };
-    const auto cases = drawCases(8, [](Random& r) { return Case{randomSphere<T>(r), randomTriangle<T>(r)}; });
-    runCases(state, cases,
-             [](const Case& c) { return analytic::sphereTriangleContact(c.sphere, c.triangle); });
+    timeSphereTriangle(state, drawCases(8, [](Random& r) {
+                           return SphereTriangleCase<T>{randomSphere<T>(r), randomTriangle<T>(r)};
+                       }));
+}
+
+// Spheres of radius 0.5 grown by Bullet's default contact-breaking threshold (0.02), as the sphere-mesh
+// algorithm asks, resting 0.01 to 0.03 deep on scene M's terrain (as the narrow-phase pairs benchmark
+// places them), each with every triangle whose bounding box overlaps the sphere's: mostly triangles
+// that do not touch it, a face, sometimes an edge.
+template <class T> std::vector<SphereTriangleCase<T>> terrainCandidates() {
+    namespace scene = analytic::bench;
+    Random random(9);
+    std::vector<SphereTriangleCase<T>> cases;
+    while (int(cases.size()) < kCaseCount) {
+        const double x = random.uniform(-90, 90), z = random.uniform(-90, 90);
+        const double slopeX = 0.5 * std::cos(0.1 * x) * std::cos(0.1 * z);
+        const double slopeZ = -0.5 * std::sin(0.1 * x) * std::sin(0.1 * z);
+        const Vec3<double> normal = glm::normalize(Vec3<double>(-slopeX, 1, -slopeZ));
+        const double radius = scene::kBodyRadius + 0.02;
+        const Vec3<double> centre =
+            Vec3<double>(x, scene::terrainHeight(x, z), z) + (radius - random.uniform(0.03, 0.05)) * normal;
+        const auto cell = [](double coordinate) {
+            return int(std::floor((coordinate - scene::kTerrainMin) / scene::kTerrainSpacing));
+        };
+        for (int j = cell(centre.z - radius); j <= cell(centre.z + radius); ++j)
+            for (int i = cell(centre.x - radius); i <= cell(centre.x + radius); ++i)
+                for (const int half : {0, 1}) {
+                    const auto indices =
+                        scene::terrainTriangle(2 * (j * scene::kTerrainCellsPerSide + i) + half);
+                    Vec3<double> vertices[3];
+                    for (int k = 0; k < 3; ++k)
+                        vertices[k] = scene::terrainVertex(indices[k] % scene::kTerrainVerticesPerSide,
+                                                           indices[k] / scene::kTerrainVerticesPerSide);
+                    const Vec3<double> low = glm::min(glm::min(vertices[0], vertices[1]), vertices[2]);
+                    const Vec3<double> high = glm::max(glm::max(vertices[0], vertices[1]), vertices[2]);
+                    if (glm::any(glm::greaterThan(low, centre + radius)) ||
+                        glm::any(glm::lessThan(high, centre - radius)))
+                        continue;
+                    cases.push_back({{Vec3<T>(centre), T(radius)},
+                                     {Vec3<T>(vertices[0]), Vec3<T>(vertices[1]), Vec3<T>(vertices[2])}});
+                }
+    }
+    cases.resize(kCaseCount);
+    return cases;
+}
+
+template <class T> void benchSphereTriangleContactTerrain(benchmark::State& state) {
+    timeSphereTriangle(state, terrainCandidates<T>());
+}
+
+enum class Placement { Face, Edge, Vertex, BeyondEdge };
+
+// A sphere (radius 0.2 to 1) against a well-shaped random triangle, on either side: touching the
+// placement's feature 2 to 30% deep, or 2 to 30% of its radius beyond an edge.
+template <class T> std::vector<SphereTriangleCase<T>> placedSpheres(std::uint64_t seed, Placement placement) {
+    return drawCases(seed, [placement](Random& random) {
+        Vec3<double> v[3], unitNormal;
+        do {
+            for (Vec3<double>& vertex : v)
+                vertex = random.point<double>(1);
+            unitNormal = glm::cross(v[1] - v[0], v[2] - v[0]);
+        } while (glm::length(unitNormal) < 0.1);
+        unitNormal = glm::normalize(unitNormal) * (random.chance(0.5) ? 1.0 : -1.0);
+        const int k = int(random.uniform(0, 3));
+        const Vec3<double> from = v[k], to = v[(k + 1) % 3], before = v[(k + 2) % 3];
+        // Edge k's outward direction in the plane, whichever side unitNormal is on.
+        const auto outward = [&](const Vec3<double>& p, const Vec3<double>& q, const Vec3<double>& opposite) {
+            const Vec3<double> across = glm::normalize(glm::cross(q - p, unitNormal));
+            return glm::dot(across, opposite - p) > 0 ? -across : across;
+        };
+        const double radius = random.uniform(0.2, 1);
+        const double tilt = random.uniform(-1.3, 1.3);  // from the plane, in radians
+        Vec3<double> onTriangle, direction;
+        switch (placement) {
+            case Placement::Face: {
+                const double s = random.uniform(0.05, 0.9), t = random.uniform(0.05, 0.95 - s);
+                onTriangle = from + s * (to - from) + t * (before - from);
+                direction = unitNormal;
+                break;
+            }
+            case Placement::Edge:
+            case Placement::BeyondEdge:
+                onTriangle = glm::mix(from, to, random.uniform(0.05, 0.95));
+                direction = std::cos(tilt) * outward(from, to, before) + std::sin(tilt) * unitNormal;
+                break;
+            case Placement::Vertex: {
+                const Vec3<double> across = glm::normalize(
+                    glm::mix(outward(before, from, to), outward(from, to, before), random.uniform(0.1, 0.9)));
+                onTriangle = from;
+                direction = std::cos(tilt) * across + std::sin(tilt) * unitNormal;
+                break;
+            }
+        }
+        const double distance = radius * (placement == Placement::BeyondEdge ? random.uniform(1.02, 1.3)
+                                                                             : random.uniform(0.7, 0.98));
+        return SphereTriangleCase<T>{{Vec3<T>(onTriangle + distance * direction), T(radius)},
+                                     {Vec3<T>(v[0]), Vec3<T>(v[1]), Vec3<T>(v[2])}};
+    });
+}
+
+template <class T> void benchSphereTriangleContactFace(benchmark::State& state) {
+    timeSphereTriangle(state, placedSpheres<T>(10, Placement::Face));
+}
+
+template <class T> void benchSphereTriangleContactEdge(benchmark::State& state) {
+    timeSphereTriangle(state, placedSpheres<T>(11, Placement::Edge));
+}
+
+template <class T> void benchSphereTriangleContactVertex(benchmark::State& state) {
+    timeSphereTriangle(state, placedSpheres<T>(12, Placement::Vertex));
+}
+
+template <class T> void benchSphereTriangleContactBeyondEdge(benchmark::State& state) {
+    timeSphereTriangle(state, placedSpheres<T>(13, Placement::BeyondEdge));
 }
 
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(ClosestPointOnSegment);
@@ -121,5 +247,10 @@ ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereSphereContact);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereCapsuleContact);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereObbContact);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContact);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContactTerrain);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContactFace);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContactEdge);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContactVertex);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContactBeyondEdge);
 
 }  // namespace

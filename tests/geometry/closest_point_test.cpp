@@ -845,6 +845,65 @@ TYPED_TEST(SphereContact, TriangleCentreOnTriangle) {
         sphereTriangleContact(Sphere<T>{triangle.a, T(1)}, Triangle<T>{triangle.a, triangle.b, triangle.b}));
 }
 
+// Spheres that exactly touch the face, an edge, a vertex (all values exact): a contact of depth 0, which
+// no rejection before the exact distance (bounding box, plane, edge distance) may drop; one ulp less
+// radius: none.
+TYPED_TEST(SphereContact, TriangleExactlyTouching) {
+    using T = TypeParam;
+    const Triangle<T> triangle{{T(-7), T(1e3), T(2)}, {T(-3), T(1e3), T(2)}, {T(-7), T(1e3 + 3), T(2)}};
+    struct Touch {
+        Sphere<T> sphere;
+        TriangleFeature feature;
+        Vec3<T> pointOnB;
+        Vec3<T> normal;
+    };
+    const Touch touches[] = {
+        {{{T(-6), T(1e3 + 1), T(2.5)}, T(0.5)}, TriangleFeature::Face, {T(-6), T(1e3 + 1), T(2)}, {0, 0, 1}},
+        {{{T(-6), T(1e3 + 1), T(1.5)}, T(0.5)}, TriangleFeature::Face, {T(-6), T(1e3 + 1), T(2)}, {0, 0, -1}},
+        {{{T(-5), T(1e3 - 0.5), T(2)}, T(0.5)}, TriangleFeature::Edge0, {T(-5), T(1e3), T(2)}, {0, -1, 0}},
+        {{{T(-10), T(1e3 - 4), T(2)}, T(5)}, TriangleFeature::Vertex0, triangle.a, {T(-0.6), T(-0.8), 0}},
+        {{{T(-3), T(1e3 - 3), T(6)}, T(5)}, TriangleFeature::Vertex1, triangle.b, {0, T(-0.6), T(0.8)}},
+    };
+    for (const Touch& touch : touches) {
+        const auto contact = sphereTriangleContact(touch.sphere, triangle);
+        ASSERT_TRUE(contact) << int(touch.feature);
+        EXPECT_EQ(contact->feature, touch.feature);
+        EXPECT_EQ(contact->contact.depth, T(0));
+        EXPECT_EQ(contact->contact.pointOnB, touch.pointOnB);
+        EXPECT_LE(glm::length(contact->contact.normal - touch.normal), 4 * unitRoundoff<T>);
+        const T lessRadius = std::nextafter(touch.sphere.radius, T(0));
+        EXPECT_FALSE(sphereTriangleContact(Sphere<T>{touch.sphere.center, lessRadius}, triangle))
+            << int(touch.feature);
+    }
+}
+
+// Input that passes the bounding box and plane tests (centre on the face, in the plane) and is invalid
+// in one field: no contact. Invalid input is caught by the arithmetic of those tests (NaN or infinite
+// normal, height or depth), except a negative radius, which has its own test.
+TYPED_TEST(SphereContact, TriangleInvalidInputPastTheCheapRejections) {
+    using T = TypeParam;
+    const Triangle<T> triangle{{T(-7), T(1e3), T(2)}, {T(-3), T(1e3), T(2)}, {T(-7), T(1e3 + 3), T(2)}};
+    const Sphere<T> sphere{{T(-6), T(1e3 + 1), T(2)}, T(0.5)};
+    ASSERT_TRUE(sphereTriangleContact(sphere, triangle));
+    for (const T radius : {T(-0.5), -std::numeric_limits<T>::min()})
+        EXPECT_FALSE(sphereTriangleContact(Sphere<T>{sphere.center, radius}, triangle)) << radius;
+    for (const T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                        -std::numeric_limits<T>::infinity()}) {
+        EXPECT_FALSE(sphereTriangleContact(Sphere<T>{sphere.center, bad}, triangle)) << bad;
+        for (int component = 0; component < 3; ++component) {
+            Sphere<T> badCentre = sphere;
+            badCentre.center[component] = bad;
+            EXPECT_FALSE(sphereTriangleContact(badCentre, triangle)) << bad << " centre " << component;
+            for (int vertex = 0; vertex < 3; ++vertex) {
+                Triangle<T> badTriangle = triangle;
+                (vertex == 0 ? badTriangle.a : vertex == 1 ? badTriangle.b : badTriangle.c)[component] = bad;
+                EXPECT_FALSE(sphereTriangleContact(sphere, badTriangle))
+                    << bad << " vertex " << vertex << " component " << component;
+            }
+        }
+    }
+}
+
 // Centre inside the box: out through the nearest face with depth radius + distance to it; on a face,
 // edge, corner; outside near a corner.
 TYPED_TEST(SphereContact, ObbCentreInsideAndOnSurface) {

@@ -93,8 +93,12 @@ template <class T> struct SegmentProjection {
     Vec3<T> offset;
 };
 
+// The hot helpers of the sphere-triangle contact are always inlined, as unitVector is (numeric.hpp):
+// a small struct of float vectors returned or copied out of line goes through memory in pieces of
+// other widths, and reading it back stalls (store forwarding fails).
 template <class T>
-inline SegmentProjection<T> projectOntoSegment(const Vec3<T>& offset, const Vec3<T>& edge) {
+[[gnu::always_inline]] inline SegmentProjection<T> projectOntoSegment(const Vec3<T>& offset,
+                                                                      const Vec3<T>& edge) {
     const T along = glm::dot(offset, edge);
     if (along <= T(0)) return {T(0), offset};
     const T lengthSquared = glm::dot(edge, edge);
@@ -113,35 +117,34 @@ template <class T> inline Vec3<T> pointOnSegment(const Vec3<T>& a, const Vec3<T>
 // edge of the true ones.
 template <class T> constexpr T degenerateTriangleSine = 16 * unitRoundoff<T>;
 
-// A triangle seen from a query point. Vertex i joins edges i - 1 and i.
+constexpr int nextVertex(int vertex) { return vertex == 2 ? 0 : vertex + 1; }
+constexpr int previousVertex(int vertex) { return vertex == 0 ? 2 : vertex - 1; }
+
+// Vertex i (a, b, c). Where an edge or offset is wanted by index, it is recomputed from the vertices
+// selected here, never read from an array of computed vectors: such an array lives in memory, where
+// it stalls as above.
+template <class T> inline const Vec3<T>& vertexOf(const Triangle<T>& triangle, int vertex) {
+    return vertex == 0 ? triangle.a : vertex == 1 ? triangle.b : triangle.c;
+}
+
+// A triangle's normal, the same for every query.
 template <class T> struct TriangleFrame {
-    Vec3<T> vertices[3];
-    Vec3<T> edges[3];    // edge i runs from vertex i to vertex i + 1
-    Vec3<T> offsets[3];  // query - vertex i
-    Vec3<T> normal;      // (b - a) x (c - a), not normalised, from the two shortest edges
+    Vec3<T> normal;  // (b - a) x (c - a), not normalised, from the two shortest edges
     T normalSquared;
     bool degenerate;
 };
 
 // The normal is taken from the two shortest edges, which meet at the largest angle: the most accurate
-// choice. All three candidates are computed to select without a branch.
-template <class T> inline TriangleFrame<T> triangleFrame(const Vec3<T>& point, const Triangle<T>& triangle) {
-    TriangleFrame<T> frame{{triangle.a, triangle.b, triangle.c},
-                           {triangle.b - triangle.a, triangle.c - triangle.b, triangle.a - triangle.c},
-                           {point - triangle.a, point - triangle.b, point - triangle.c},
-                           Vec3<T>(T(0)),
-                           T(0),
-                           false};
-    const Vec3<T>* edges = frame.edges;
-    const T lengthSquared[3] = {glm::dot(edges[0], edges[0]), glm::dot(edges[1], edges[1]),
-                                glm::dot(edges[2], edges[2])};
-    const T pairAtA = lengthSquared[2] * lengthSquared[0], pairAtB = lengthSquared[0] * lengthSquared[1],
-            pairAtC = lengthSquared[1] * lengthSquared[2];
-    const Vec3<T> normalAtA = glm::cross(edges[0], -edges[2]), normalAtB = glm::cross(edges[1], -edges[0]),
-                  normalAtC = glm::cross(edges[2], -edges[1]);
-    const bool atB = pairAtB <= pairAtA && pairAtB <= pairAtC;
-    const bool atC = !atB && pairAtC <= pairAtA;
-    frame.normal = atB ? normalAtB : atC ? normalAtC : normalAtA;
+// choice.
+template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(const Triangle<T>& triangle) {
+    const Vec3<T> ab = triangle.b - triangle.a, bc = triangle.c - triangle.b, ca = triangle.a - triangle.c;
+    const T abSquared = glm::dot(ab, ab), bcSquared = glm::dot(bc, bc), caSquared = glm::dot(ca, ca);
+    const T pairAtA = caSquared * abSquared, pairAtB = abSquared * bcSquared, pairAtC = bcSquared * caSquared;
+    const int vertex = pairAtB <= pairAtA && pairAtB <= pairAtC ? 1 : pairAtC <= pairAtA ? 2 : 0;
+    const Vec3<T>& at = vertexOf(triangle, vertex);
+    TriangleFrame<T> frame;
+    frame.normal = glm::cross(at - vertexOf(triangle, previousVertex(vertex)),
+                              vertexOf(triangle, nextVertex(vertex)) - at);
     frame.normalSquared = glm::dot(frame.normal, frame.normal);
     const T sineBound = degenerateTriangleSine<T>;
     frame.degenerate = !(frame.normalSquared > sineBound * sineBound * std::min({pairAtA, pairAtB, pairAtC}));
@@ -152,7 +155,8 @@ template <class T> inline TriangleFrame<T> triangleFrame(const Vec3<T>& point, c
 // box distance is computed from differences of coordinates (each within a rounding of its exact
 // value) and compared with a margin of 16 roundings over the radius: a sphere that touches the
 // triangle, exactly, is never rejected.
-template <class T> inline bool isBeyondBoundingBox(const Sphere<T>& sphere, const Triangle<T>& triangle) {
+template <class T>
+[[gnu::always_inline]] inline bool isBeyondBoundingBox(const Sphere<T>& sphere, const Triangle<T>& triangle) {
     const Vec3<T> boxMin = glm::min(glm::min(triangle.a, triangle.b), triangle.c);
     const Vec3<T> boxMax = glm::max(glm::max(triangle.a, triangle.b), triangle.c);
     const Vec3<T> outside = glm::max(glm::max(boxMin - sphere.center, sphere.center - boxMax), Vec3<T>(T(0)));
@@ -160,74 +164,89 @@ template <class T> inline bool isBeyondBoundingBox(const Sphere<T>& sphere, cons
     return glm::dot(outside, outside) > margin * (sphere.radius * sphere.radius);
 }
 
-template <class T> struct TriangleProjection {
-    TrianglePoint<T> closest;
-    Vec3<T> offset;  // query - closest
+// The feature holding the point at s along edge `edge`.
+template <class T> inline TriangleFeature edgeFeature(int edge, T s) {
+    return s == T(0)   ? triangleVertex(edge)
+           : s == T(1) ? triangleVertex(nextVertex(edge))
+                       : triangleEdge(edge);
+}
+
+// A degenerate triangle has no face and no areas: the nearest of its three edges.
+template <class T> inline int nearestEdge(const Vec3<T>& point, const Triangle<T>& triangle) {
+    int nearest = 0;
+    T nearestDistanceSquared = std::numeric_limits<T>::infinity();
+    for (int edge = 0; edge < 3; ++edge) {
+        const Vec3<T>& start = vertexOf(triangle, edge);
+        const Vec3<T> offset =
+            projectOntoSegment(point - start, vertexOf(triangle, nextVertex(edge)) - start).offset;
+        const T distanceSquared = glm::dot(offset, offset);
+        if (distanceSquared < nearestDistanceSquared) {
+            nearest = edge;
+            nearestDistanceSquared = distanceSquared;
+        }
+    }
+    return nearest;
+}
+
+// Where the nearest point of a triangle that is not degenerate lies: the face, or an edge.
+template <class T> struct TriangleRegion {
+    int edge;   // -1 for the face
+    T area[3];  // area[i] belongs to vertex i: the area against the opposite edge i + 1
 };
 
 // Signed areas of the query's projection against each edge decide the region: all >= 0 is the face.
 // Outside one edge's line, the closest point is on that edge. Outside two (near the vertex they
 // share), it is on the edge leaving that vertex when the query projects forward onto it, else on the
 // edge arriving there: both projections forward would need an angle over 180 degrees. So no distances
-// are compared (that would pick the point only to the square root of the roundings). A degenerate
-// triangle has no face and no areas: the nearest of its three edges.
+// are compared (that would pick the point only to the square root of the roundings). NaN areas
+// (overflow) count as inside, so all NaN is the face, whose result they then reach.
 template <class T>
-inline TriangleProjection<T> projectOntoTriangle(const Vec3<T>& point, const TriangleFrame<T>& frame) {
-    const Vec3<T>*vertices = frame.vertices, *edges = frame.edges, *offsets = frame.offsets;
-    TriangleProjection<T> result{};
-    const auto closestOnEdge = [&](int edge) {
-        const SegmentProjection<T> onEdge = projectOntoSegment(offsets[edge], edges[edge]);
-        const int next = (edge + 1) % 3;
-        result.closest.point = pointOnSegment(vertices[edge], vertices[next], onEdge.s);
-        result.closest.barycentric = Vec3<T>(T(0));
-        result.closest.barycentric[edge] = T(1) - onEdge.s;
-        result.closest.barycentric[next] = onEdge.s;
-        result.closest.feature = onEdge.s == T(0)   ? triangleVertex(edge)
-                                 : onEdge.s == T(1) ? triangleVertex(next)
-                                                    : triangleEdge(edge);
-        result.offset = onEdge.offset;
-        return glm::dot(onEdge.offset, onEdge.offset);
-    };
-    if (frame.degenerate) {
-        int nearest = 0;
-        T nearestDistanceSquared = closestOnEdge(0);
-        for (int edge = 1; edge < 3; ++edge) {
-            const T distanceSquared = closestOnEdge(edge);
-            if (distanceSquared < nearestDistanceSquared) {
-                nearest = edge;
-                nearestDistanceSquared = distanceSquared;
-            }
-        }
-        if (nearest != 2) closestOnEdge(nearest);
-        return result;
-    }
-    // area[i] belongs to vertex i: it is the area against the opposite edge i + 1.
-    T area[3];
-    for (int i = 0; i < 3; ++i)
-        area[(i + 2) % 3] = glm::dot(frame.normal, glm::cross(edges[i], offsets[i]));
-    int outsideCount = 0, outsideVertex = 0, insideVertex = 0;
-    for (int i = 0; i < 3; ++i) {
-        if (area[i] < T(0)) {
-            ++outsideCount;
-            outsideVertex = i;
-        } else {
-            insideVertex = i;
-        }
-    }
-    if (outsideCount == 0) {  // also for NaN areas (overflow), which then reach the result
-        result.offset = (glm::dot(frame.normal, offsets[0]) / frame.normalSquared) * frame.normal;
-        const T areaScale = T(1) / (area[0] + area[1] + area[2]);
-        result.closest = {point - result.offset, areaScale * Vec3<T>(area[0], area[1], area[2]),
-                          TriangleFeature::Face};
-        return result;
-    }
-    if (outsideCount == 1) {
-        closestOnEdge((outsideVertex + 1) % 3);
+[[gnu::always_inline]] inline TriangleRegion<T> triangleRegion(const Vec3<T>& point,
+                                                               const Triangle<T>& triangle,
+                                                               const TriangleFrame<T>& frame) {
+    const Vec3<T>&a = triangle.a, &b = triangle.b, &c = triangle.c;
+    TriangleRegion<T> region{-1,
+                             {glm::dot(frame.normal, glm::cross(c - b, point - b)),
+                              glm::dot(frame.normal, glm::cross(a - c, point - c)),
+                              glm::dot(frame.normal, glm::cross(b - a, point - a))}};
+    // Bit i: vertex i is outside. One vertex outside: the edge opposite it; two: the inside vertex,
+    // whose edges are tried forward; all three (rounding): vertex 0's.
+    const int outside =
+        int(region.area[0] < T(0)) | int(region.area[1] < T(0)) << 1 | int(region.area[2] < T(0)) << 2;
+    if (outside == 0) return region;
+    constexpr int oppositeEdge[8] = {-1, 1, 2, -1, 0, -1, -1, -1};
+    constexpr int insideVertex[8] = {-1, -1, -1, 2, -1, 1, 0, 0};
+    if (oppositeEdge[outside] >= 0) {
+        region.edge = oppositeEdge[outside];
     } else {
-        const bool forward = glm::dot(offsets[insideVertex], edges[insideVertex]) > T(0);
-        closestOnEdge(forward ? insideVertex : (insideVertex + 2) % 3);
+        const int vertex = insideVertex[outside];
+        const Vec3<T>& at = vertexOf(triangle, vertex);
+        const bool forward = glm::dot(point - at, vertexOf(triangle, nextVertex(vertex)) - at) > T(0);
+        region.edge = forward ? vertex : previousVertex(vertex);
     }
-    return result;
+    return region;
+}
+
+// The query's offset from the plane of a triangle that is not degenerate: its height times the normal.
+template <class T> [[gnu::always_inline]] inline Vec3<T> offsetFromPlane(const Vec3<T>& point,
+                                                                         const Triangle<T>& triangle,
+                                                                         const TriangleFrame<T>& frame) {
+    return (glm::dot(frame.normal, point - triangle.a) / frame.normalSquared) * frame.normal;
+}
+
+// The unit normal of a triangle that is not degenerate on the query's side (the front side for a
+// query in the plane), and the query's distance to the plane.
+template <class T> struct PlaneSide {
+    Vec3<T> normal;
+    T distance;
+};
+
+template <class T> [[gnu::always_inline]] inline PlaneSide<T> planeSide(const Vec3<T>& point,
+                                                                        const Triangle<T>& triangle,
+                                                                        const TriangleFrame<T>& frame) {
+    const Vec3<T> faceNormal = unitVector(frame.normal);
+    const T height = glm::dot(faceNormal, point - triangle.a);
+    return {height < T(0) ? -faceNormal : faceNormal, std::abs(height)};
 }
 
 // Box coordinates of the query and the box point nearest to it.
@@ -255,7 +274,8 @@ template <class T> inline ObbProjection<T> projectOntoObb(const Vec3<T>& point, 
     return result;
 }
 
-template <class T> inline std::optional<Contact<T>> finiteContact(const Contact<T>& contact) {
+template <class T>
+[[gnu::always_inline]] inline std::optional<Contact<T>> finiteContact(const Contact<T>& contact) {
     if (!allFinite(contact.pointOnB, contact.normal, contact.depth)) return std::nullopt;
     return contact;
 }
@@ -326,8 +346,24 @@ template <class T>
 inline std::optional<TrianglePoint<T>> closestPointOnTriangle(const Vec3<T>& point,
                                                               const Triangle<T>& triangle) {
     if (!detail::allFinite(point, triangle.a, triangle.b, triangle.c)) return std::nullopt;
-    const TrianglePoint<T> result =
-        detail::projectOntoTriangle(point, detail::triangleFrame(point, triangle)).closest;
+    const detail::TriangleFrame<T> frame = detail::triangleFrame(triangle);
+    const detail::TriangleRegion<T> region =
+        frame.degenerate ? detail::TriangleRegion<T>{detail::nearestEdge(point, triangle), {}}
+                         : detail::triangleRegion(point, triangle, frame);
+    TrianglePoint<T> result;
+    if (region.edge < 0) {
+        const T areaScale = T(1) / (region.area[0] + region.area[1] + region.area[2]);
+        result = {point - detail::offsetFromPlane(point, triangle, frame),
+                  areaScale * Vec3<T>(region.area[0], region.area[1], region.area[2]), TriangleFeature::Face};
+    } else {
+        const int next = detail::nextVertex(region.edge);
+        const Vec3<T>&start = detail::vertexOf(triangle, region.edge),
+              &end = detail::vertexOf(triangle, next);
+        const T s = detail::projectOntoSegment(point - start, end - start).s;
+        result = {detail::pointOnSegment(start, end, s), Vec3<T>(T(0)), detail::edgeFeature(region.edge, s)};
+        result.barycentric[region.edge] = T(1) - s;
+        result.barycentric[next] = s;
+    }
     if (!detail::allFinite(result.point, result.barycentric)) return std::nullopt;
     return result;
 }
@@ -448,34 +484,49 @@ template <class T>
 inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& sphere,
                                                                const Triangle<T>& triangle) {
     // The cheap rejections first, beyond the reach of the triangle's bounding box, then of its plane:
-    // in a mesh, most triangles near a sphere do not touch it. They give no contact for invalid input
-    // either, which is checked after them.
+    // in a mesh, most triangles near a sphere do not touch it. Invalid input fails them too: a NaN or
+    // infinite vertex makes the normal NaN or infinite (degenerate), a NaN or infinite centre or a NaN
+    // radius fails the plane test, an infinite radius gives an infinite depth (not finite); only a
+    // negative radius needs its own test.
     if (detail::isBeyondBoundingBox(sphere, triangle)) return std::nullopt;
-    const detail::TriangleFrame<T> frame = detail::triangleFrame(sphere.center, triangle);
+    const detail::TriangleFrame<T> frame = detail::triangleFrame(triangle);
     if (frame.degenerate) return std::nullopt;
-    const T scaledHeight = glm::dot(frame.normal, frame.offsets[0]);  // height * |normal|
+    const Vec3<T>& centre = sphere.center;
+    const T scaledHeight = glm::dot(frame.normal, centre - triangle.a);  // height * |normal|
     const T radiusSquared = sphere.radius * sphere.radius;
-    if (!(scaledHeight * scaledHeight <= radiusSquared * frame.normalSquared)) return std::nullopt;
-    if (!detail::isValidSphere(sphere) || !detail::allFinite(triangle.a, triangle.b, triangle.c))
+    if (!(scaledHeight * scaledHeight <= radiusSquared * frame.normalSquared) || sphere.radius < T(0))
         return std::nullopt;
-    const detail::TriangleProjection<T> projection = detail::projectOntoTriangle(sphere.center, frame);
-    const T distanceSquared = glm::dot(projection.offset, projection.offset);
-    if (!(distanceSquared <= radiusSquared)) return std::nullopt;
-    const Vec3<T> faceNormal = unitVector(frame.normal);
-    const T height = glm::dot(faceNormal, frame.offsets[0]);
-    const Vec3<T> sideNormal = height < T(0) ? -faceNormal : faceNormal;
-    Contact<T> contact{projection.closest.point, sideNormal, sphere.radius - std::abs(height)};
-    if (projection.closest.feature != TriangleFeature::Face) {
+    const detail::TriangleRegion<T> region = detail::triangleRegion(centre, triangle, frame);
+    TriangleContact<T> result;
+    if (region.edge < 0) {
+        const detail::PlaneSide<T> side = detail::planeSide(centre, triangle, frame);
+        result = {{centre - detail::offsetFromPlane(centre, triangle, frame), side.normal,
+                   sphere.radius - side.distance},
+                  TriangleFeature::Face};
+    } else {
+        const Vec3<T>&start = detail::vertexOf(triangle, region.edge),
+              &end = detail::vertexOf(triangle, detail::nextVertex(region.edge));
+        const detail::SegmentProjection<T> onEdge = detail::projectOntoSegment(centre - start, end - start);
+        const T distanceSquared = glm::dot(onEdge.offset, onEdge.offset);
+        if (!(distanceSquared <= radiusSquared)) return std::nullopt;
+        result = {{detail::pointOnSegment(start, end, onEdge.s), Vec3<T>(T(0)), T(0)},
+                  detail::edgeFeature(region.edge, onEdge.s)};
         // The offset's direction is noise when it is within the roundings of the edge point.
         const T noise = 8 * unitRoundoff<T>;
-        const T scaleSquared = glm::dot(frame.offsets[0], frame.offsets[0]) +
-                               glm::dot(frame.edges[0], frame.edges[0]) +
-                               glm::dot(frame.edges[2], frame.edges[2]);
-        contact.depth = sphere.radius - std::sqrt(distanceSquared);
-        if (distanceSquared > noise * noise * scaleSquared) contact.normal = unitVector(projection.offset);
+        const Vec3<T> toCentre = centre - triangle.a, ab = triangle.b - triangle.a,
+                      ca = triangle.a - triangle.c;
+        const T scaleSquared = glm::dot(toCentre, toCentre) + glm::dot(ab, ab) + glm::dot(ca, ca);
+        if (distanceSquared > noise * noise * scaleSquared) {
+            const LengthAndDirection<T> separation = lengthAndDirection(onEdge.offset);
+            result.contact.normal = separation.direction;
+            result.contact.depth = sphere.radius - separation.length;
+        } else {
+            result.contact.normal = detail::planeSide(centre, triangle, frame).normal;
+            result.contact.depth = sphere.radius - std::sqrt(distanceSquared);
+        }
     }
-    if (!detail::finiteContact(contact)) return std::nullopt;
-    return TriangleContact<T>{contact, projection.closest.feature};
+    if (!detail::finiteContact(result.contact)) return std::nullopt;
+    return result;
 }
 
 }  // namespace analytic

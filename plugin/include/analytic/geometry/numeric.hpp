@@ -46,8 +46,10 @@ template <class T, int N> T maxAbsComponent(const VecN<T, N>& v) {
 }
 
 // v / |v| for a finite v that is not zero. The plain form when |v|^2 is a normal number; otherwise
-// v is scaled by its largest component first, so |v|^2 cannot overflow or underflow.
-template <class T, int N> VecN<T, N> unitVector(const VecN<T, N>& v) {
+// v is scaled by its largest component first, so |v|^2 cannot overflow or underflow. Always inlined:
+// returned out of line, a float Vec3 comes back in two registers that GCC stores and reloads in pieces
+// of other widths, and the reload stalls (store forwarding fails).
+template <class T, int N> [[gnu::always_inline]] inline VecN<T, N> unitVector(const VecN<T, N>& v) {
     const T length2 = glm::dot(v, v);
     if (length2 >= std::numeric_limits<T>::min() && length2 <= std::numeric_limits<T>::max())
         return v * (T(1) / std::sqrt(length2));
@@ -62,7 +64,7 @@ template <class T> struct LengthAndDirection {
 
 // Squares in the normal range of T take the fast path; otherwise scale first so that nothing overflows
 // or loses precision to underflow.
-template <class T> inline LengthAndDirection<T> lengthAndDirection(const Vec3<T>& v) {
+template <class T> [[gnu::always_inline]] inline LengthAndDirection<T> lengthAndDirection(const Vec3<T>& v) {
     const T squared = glm::dot(v, v);
     if (squared >= std::numeric_limits<T>::min() && squared <= std::numeric_limits<T>::max()) {
         const T length = std::sqrt(squared);
