@@ -15,52 +15,9 @@
 #include <concepts>
 #include <new>
 
-#include "analytic/adapters/bullet_math.hpp"
+#include "contact_sink.hpp"
 
 namespace analytic::narrowphase {
-
-// Receives a kernel's contacts in Bullet's manifold convention: the point on B, the unit normal on B
-// pointing toward A, and the signed distance (negative when the shapes overlap). Contacts farther
-// apart than reach are dropped, as Bullet's own algorithms drop them.
-class ContactSink {
-public:
-    ContactSink(btManifoldResult& result, btScalar reach) : result_(result), reach_(reach) {}
-
-    btScalar reach() const { return reach_; }
-
-    // The manifold the contacts go to, with the points earlier steps left in it.
-    const btPersistentManifold& manifold() const { return *result_.getPersistentManifold(); }
-
-    void add(const Vec3<btScalar>& normalOnB, const Vec3<btScalar>& pointOnB, btScalar distance) {
-        if (distance <= reach_) result_.addContactPoint(toBullet(normalOnB), toBullet(pointOnB), distance);
-    }
-
-    // A contact with one piece of B (a mesh's triangle), described by pieceOfB: its part id and index
-    // go with the contact, and contact-added callbacks see pieceOfB as B's wrapper, as they do with
-    // Bullet's per-triangle dispatch (btAdjustInternalEdgeContacts needs the triangle there).
-    void add(const Vec3<btScalar>& normalOnB, const Vec3<btScalar>& pointOnB, btScalar distance,
-             const btCollisionObjectWrapper& pieceOfB) {
-        const bool pieceIsBody0 = result_.getBody0Internal() == pieceOfB.getCollisionObject();
-        const btCollisionObjectWrapper* whole =
-            pieceIsBody0 ? result_.getBody0Wrap() : result_.getBody1Wrap();
-        if (pieceIsBody0) {
-            result_.setBody0Wrap(&pieceOfB);
-            result_.setShapeIdentifiersA(pieceOfB.m_partId, pieceOfB.m_index);
-        } else {
-            result_.setBody1Wrap(&pieceOfB);
-            result_.setShapeIdentifiersB(pieceOfB.m_partId, pieceOfB.m_index);
-        }
-        add(normalOnB, pointOnB, distance);
-        if (pieceIsBody0)
-            result_.setBody0Wrap(whole);
-        else
-            result_.setBody1Wrap(whole);
-    }
-
-private:
-    btManifoldResult& result_;
-    btScalar reach_;
-};
 
 // A kernel that remembers something about its pair from one step to the next declares it as State;
 // each algorithm (Bullet caches one per overlapping pair) keeps one, value-initialised, and passes it
@@ -110,12 +67,13 @@ public:
         constexpr bool recomputes = RecomputingKernel<Kernel>;
         if (recomputes && ownsManifold_) manifold_->clearManifold();
         const btScalar closest = result->m_closestPointDistanceThreshold;
-        ContactSink sink(*result, recomputes ? closest : manifold_->getContactBreakingThreshold() + closest);
+        const btScalar threshold = manifold_->getContactBreakingThreshold();
+        ContactSink sink(*result, recomputes ? closest : threshold + closest, threshold);
         if constexpr (StatefulKernel<Kernel>)
             Kernel::collide(a, b, sink, state_);
         else
             Kernel::collide(a, b, sink);
-        if (!recomputes && ownsManifold_) result->refreshContactPoints();
+        if (!recomputes && ownsManifold_) sink.refresh();
     }
 
     btScalar calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1,
