@@ -4,6 +4,7 @@
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 
+#include "narrowphase/box_mesh.hpp"
 #include "narrowphase/kernels.hpp"
 #include "narrowphase/sphere_mesh.hpp"
 
@@ -66,8 +67,10 @@ void Plugin::install(PairSet pairs) {
     replace(Pair::SphereTriangle, SPHERE_SHAPE_PROXYTYPE, TRIANGLE_SHAPE_PROXYTYPE, SphereTriangle{});
     replace(Pair::EllipsoidPlane, CUSTOM_CONVEX_SHAPE_TYPE, STATIC_PLANE_PROXYTYPE, EllipsoidPlane{});
     for (const int meshType :
-         {TRIANGLE_MESH_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE, TERRAIN_SHAPE_PROXYTYPE})
+         {TRIANGLE_MESH_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE, TERRAIN_SHAPE_PROXYTYPE}) {
         replace(Pair::SphereMesh, SPHERE_SHAPE_PROXYTYPE, meshType, SphereMesh{});
+        replace(Pair::BoxMesh, BOX_SHAPE_PROXYTYPE, meshType, BoxMesh{});
+    }
 }
 
 }  // namespace analytic

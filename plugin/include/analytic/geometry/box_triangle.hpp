@@ -1,0 +1,408 @@
+// Oriented box against triangle: the contact by the separating-axis test, with up to 8 contact points
+// each with its own distance.
+//
+// Axes: the triangle's normal, the box's 3 face normals and the 9 cross products of a box axis with a
+// triangle edge (skipped when nearly parallel: such an axis is known only to the rounding of the edge
+// over the sine, and the face axes bound the separation there). The separation along an axis is the gap
+// between the two projections; the largest over the axes is the penetration depth when negative (the
+// least push that separates them), a lower bound of the distance when positive (then the shapes are
+// apart). The contact takes the axis of least penetration, with a bias: a box face must beat the
+// triangle's normal, and an edge pair the best face, by 2% of the depth plus 0.1% of the size (or
+// separate the shapes where the other does not), so resting and sliding contacts keep a steady face
+// normal instead of flipping between nearly equal axes. Points, with the normal n from the triangle
+// toward the box:
+//   - the triangle's normal: the box face most opposed to n, clipped to the triangle's prism
+//     (Sutherland-Hodgman), each point's distance to the triangle's plane;
+//   - a box face: the triangle clipped to the sides of that face, each point's distance to it;
+//   - an edge pair: the closest points of the two edges, at the separation (apart: at their distance).
+// Points farther than reach are left out; a pair apart by more than reach along an axis (either way)
+// gives nothing. An axis whose clipping leaves nothing gives way to the triangle's normal; when that
+// leaves nothing too, the box's deepest corner and its nearest point of the triangle stand for the
+// contact.
+//
+// Sides: TriangleSide::Either lets the triangle push the box out along its normal on either side (the
+// one that separates them sooner); Front and Back fix the side (Front: the side (b - a) x (c - a)
+// points to): the triangle's axis then pushes only to that side, other axes only when their normal
+// does not point to the other side, and a box entirely on the other side gives nothing.
+//
+// Accuracy: the triangle is taken into the box's frame (offsets from the box's centre), where the box's
+// axes are exact; separations are within a few roundings of the scale (the largest coordinate or half
+// extent) for face axes, over the sine of the angle between the edges for edge axes. A degenerate
+// triangle (no area) gives nothing: in a mesh its edges belong to its neighbours. Non-finite input, a
+// negative half extent or reach give std::nullopt; no output is ever NaN.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "analytic/geometry/closest_point.hpp"
+#include "analytic/geometry/numeric.hpp"
+#include "analytic/geometry/primitives.hpp"
+
+namespace analytic {
+
+enum class TriangleSide : std::uint8_t { Either, Front, Back };
+
+enum class BoxTriangleAxis : std::uint8_t { TriangleFace, BoxFace, EdgePair };
+
+template <class T> struct BoxTrianglePoint {
+    Vec3<T> onTriangle;
+    T distance;  // along the contact's normal, negative when they overlap
+};
+
+template <class T> struct BoxTriangleContact {
+    Vec3<T> normal;  // unit, from the triangle toward the box
+    // The largest over the axes (not only the chosen one's), of the gaps to the side the triangle may
+    // push to.
+    T separation;
+    BoxTriangleAxis axis;
+    // Which of the triangle's features faces the box along normal: its vertices within 1% of its
+    // longest edge of the nearest to the box (all three for the triangle's own axis).
+    TriangleFeature feature;
+    std::array<BoxTrianglePoint<T>, 8> points;
+    int pointCount;
+};
+
+namespace box_triangle_detail {
+
+template <class T> constexpr T biasRelative = T(0.02);
+template <class T> constexpr T biasOfSize = T(1e-3);
+template <class T> constexpr T featureTolerance = T(0.01);
+
+template <class T> struct Polygon {
+    std::array<Vec3<T>, 8> vertices;
+    int count = 0;
+};
+
+// Into kept, the part of the polygon where dot(inward, x) >= offset.
+template <class T> void clip(const Polygon<T>& polygon, const Vec3<T>& inward, T offset, Polygon<T>& kept) {
+    kept.count = 0;
+    if (polygon.count == 0) return;
+    int from = polygon.count - 1;
+    T fromInside = glm::dot(inward, polygon.vertices[from]) - offset;
+    for (int to = 0; to < polygon.count; from = to++) {
+        const T toInside = glm::dot(inward, polygon.vertices[to]) - offset;
+        if ((fromInside >= T(0)) != (toInside >= T(0))) {
+            const Vec3<T>& start = polygon.vertices[from];
+            kept.vertices[kept.count++] =
+                start + (polygon.vertices[to] - start) * (fromInside / (fromInside - toInside));
+        }
+        if (toInside >= T(0)) kept.vertices[kept.count++] = polygon.vertices[to];
+        fromInside = toInside;
+    }
+}
+
+// A candidate axis and its separation: normal (unit, in the box's frame) from the triangle toward the box.
+template <class T> struct AxisGap {
+    Vec3<T> normal;
+    T separation;
+    BoxTriangleAxis axis;
+    int boxAxis;       // the box face's or edge's axis
+    int triangleEdge;  // an edge pair's triangle edge
+};
+
+// The gap along an axis with the better of its two signs that the side allows: along is the axis'
+// component along the side's normal (any positive multiple of it; zero without a side), the box's
+// centre is the origin, its projection radius boxRadius, the triangle's projections lowest and highest.
+// Sign +1: the normal is the axis. Without branches: which sign wins is data, not a pattern.
+template <class T> struct SignedGap {
+    T separation;
+    T sign;
+};
+
+template <class T> SignedGap<T> gapAlong(T along, T boxRadius, T lowest, T highest) {
+    const T plus = -boxRadius - highest, minus = lowest - boxRadius;
+    const bool usePlus = (along > T(0)) | ((along == T(0)) & (plus >= minus));
+    return {usePlus ? plus : minus, usePlus ? T(1) : T(-1)};
+}
+
+// The bias toward the current axis, but an axis that separates the shapes beats one that does not (the
+// points of an axis that does not would report an overlap).
+template <class T> bool beats(T candidate, T current, T size) {
+    if (candidate > T(0) && !(current > T(0))) return true;
+    return candidate > current + biasRelative<T> * std::abs(current) + biasOfSize<T> * size;
+}
+
+template <class T>
+TriangleFeature facingFeature(const Vec3<T>& normal, const std::array<Vec3<T>, 3>& vertices, T longestEdge) {
+    const T heights[3] = {glm::dot(normal, vertices[0]), glm::dot(normal, vertices[1]),
+                          glm::dot(normal, vertices[2])};
+    const T highest = std::max({heights[0], heights[1], heights[2]});
+    const T tolerance = featureTolerance<T> * longestEdge;
+    int mask = 0;
+    for (int i = 0; i < 3; ++i)
+        if (heights[i] >= highest - tolerance) mask |= 1 << i;
+    switch (mask) {
+        case 0b011:
+            return triangleEdge(0);
+        case 0b110:
+            return triangleEdge(1);
+        case 0b101:
+            return triangleEdge(2);
+        case 0b001:
+            return triangleVertex(0);
+        case 0b010:
+            return triangleVertex(1);
+        case 0b100:
+            return triangleVertex(2);
+        default:
+            return TriangleFeature::Face;
+    }
+}
+
+template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& box,
+                                                                const Triangle<T>& triangle, T reach,
+                                                                TriangleSide side, bool triangleAxisOnly) {
+    if (!detail::isValidObb(box) || !detail::allFinite(triangle.a, triangle.b, triangle.c, reach) ||
+        !(reach >= T(0)))
+        return std::nullopt;
+    const Vec3<T>& half = box.halfExtents;
+    // The triangle in the box's frame: rotation^T (vertex - centre).
+    const std::array<Vec3<T>, 3> v{(triangle.a - box.center) * box.rotation,
+                                   (triangle.b - box.center) * box.rotation,
+                                   (triangle.c - box.center) * box.rotation};
+    // Apart along an axis by more than reach, on either side (whatever side the triangle may push
+    // to), the shapes are apart. The box's faces first: the triangle's bounds in the box's frame,
+    // where most triangles near a box are left.
+    const auto apartAlong = [&](T boxRadius, T lowest, T highest) {
+        return std::max(lowest, -highest) - boxRadius > reach;
+    };
+    const Vec3<T> lowest = glm::min(glm::min(v[0], v[1]), v[2]),
+                  highest = glm::max(glm::max(v[0], v[1]), v[2]);
+    for (int k = 0; k < 3; ++k)
+        if (apartAlong(half[k], lowest[k], highest[k])) return std::nullopt;
+    const std::array<Vec3<T>, 3> edges{v[1] - v[0], v[2] - v[1], v[0] - v[2]};
+    const T longestSquared =
+        std::max({glm::dot(edges[0], edges[0]), glm::dot(edges[1], edges[1]), glm::dot(edges[2], edges[2])});
+    const Vec3<T> area = glm::cross(edges[0], v[2] - v[0]);
+    const T areaSquared = glm::dot(area, area);
+    const T sine = detail::degenerateTriangleSine<T>;
+    if (!isFinite(areaSquared) || !isFinite(longestSquared) ||
+        !(areaSquared > sine * sine * longestSquared * longestSquared))
+        return std::nullopt;
+    const T longestEdge = std::sqrt(longestSquared);
+    const T size = half.x + half.y + half.z + longestEdge;
+    const Vec3<T> faceNormal = area / std::sqrt(areaSquared);
+
+    // The triangle's normal; on a fixed side it pushes only that way, and a box wholly behind passes.
+    const T plane = glm::dot(faceNormal, v[0]);
+    const T faceRadius = glm::dot(half, glm::abs(faceNormal));
+    if (apartAlong(faceRadius, plane, plane)) return std::nullopt;
+    const Vec3<T> sideNormal = side == TriangleSide::Back ? -faceNormal : faceNormal;
+    if (side != TriangleSide::Either && faceRadius < glm::dot(sideNormal, v[0])) return std::nullopt;
+    const Vec3<T> sideOrZero = side == TriangleSide::Either ? Vec3<T>(0) : sideNormal;
+    const SignedGap<T> faceGap = gapAlong(glm::dot(faceNormal, sideOrZero), faceRadius, plane, plane);
+    const AxisGap<T> triangleGap{faceGap.sign * faceNormal, faceGap.separation, BoxTriangleAxis::TriangleFace,
+                                 0, 0};
+    AxisGap<T> best = triangleGap;
+    T separation = best.separation;
+
+    // The box's faces.
+    for (int k = 0; k < 3; ++k) {
+        const SignedGap<T> gap = gapAlong(sideOrZero[k], half[k], lowest[k], highest[k]);
+        separation = std::max(separation, gap.separation);
+        if (!triangleAxisOnly && beats(gap.separation, best.separation, size)) {
+            Vec3<T> normal(0);
+            normal[k] = gap.sign;
+            best = {normal, gap.separation, BoxTriangleAxis::BoxFace, k, 0};
+        }
+    }
+
+    // Along the triangle's normal only, the edge pairs are not needed: the points are those of the box
+    // face over the triangle (clipped to its prism), and a box apart from the triangle along an edge
+    // pair has none within reach in front of it.
+    if (!triangleAxisOnly) {
+        // Edge pairs: box axis k times edge j, (e_k x t) with t = edges[j], written out (its component
+        // along k is zero), exact in the box's frame up to the edge's own roundings, about unitRoundoff
+        // times the scale: below sqrt(unitRoundoff) times the scale it is skipped. A vector p projects
+        // on it as (e_k x t) . p = (t x p)_k, so a cross product gives the projections on all three.
+        const T scale = std::max({maxAbsComponent(lowest), maxAbsComponent(highest), maxAbsComponent(half)});
+        const T smallestCrossSquared = unitRoundoff<T> * scale * scale;
+        T bestEdgeSeparation = -std::numeric_limits<T>::infinity(), bestEdgeSign = 1, bestEdgeScale = 0;
+        int bestEdgeAxis = -1, bestEdge = 0;
+        for (int j = 0; j < 3; ++j) {
+            const Vec3<T>& t = edges[j];
+            const Vec3<T> onEdge = glm::cross(t, v[j]), opposite = glm::cross(t, v[(j + 2) % 3]);
+            const Vec3<T> along = glm::cross(t, sideOrZero);
+            const Vec3<T> squared = t * t, absolute = glm::abs(t);
+            const Vec3<T> crossSquared(squared.y + squared.z, squared.z + squared.x, squared.x + squared.y);
+            const Vec3<T> boxRadius(half.y * absolute.z + half.z * absolute.y,
+                                    half.z * absolute.x + half.x * absolute.z,
+                                    half.x * absolute.y + half.y * absolute.x);
+            for (int k = 0; k < 3; ++k) {
+                if (!(crossSquared[k] > smallestCrossSquared)) continue;
+                const T inverseLength = T(1) / std::sqrt(crossSquared[k]);
+                const T edgeLowest = std::min(onEdge[k], opposite[k]) * inverseLength;
+                const T edgeHighest = std::max(onEdge[k], opposite[k]) * inverseLength;
+                const T radius = boxRadius[k] * inverseLength;
+                if (apartAlong(radius, edgeLowest, edgeHighest)) return std::nullopt;
+                const SignedGap<T> gap = gapAlong(along[k], radius, edgeLowest, edgeHighest);
+                separation = std::max(separation, gap.separation);
+                const bool better = gap.separation > bestEdgeSeparation;
+                bestEdgeSeparation = better ? gap.separation : bestEdgeSeparation;
+                bestEdgeSign = better ? gap.sign : bestEdgeSign;
+                bestEdgeScale = better ? inverseLength : bestEdgeScale;
+                bestEdgeAxis = better ? k : bestEdgeAxis;
+                bestEdge = better ? j : bestEdge;
+            }
+        }
+        if (bestEdgeAxis >= 0 && beats(bestEdgeSeparation, best.separation, size)) {
+            const int k = bestEdgeAxis;
+            const Vec3<T>& t = edges[bestEdge];
+            Vec3<T> normal(0);
+            normal[(k + 1) % 3] = -t[(k + 2) % 3] * bestEdgeScale * bestEdgeSign;
+            normal[(k + 2) % 3] = t[(k + 1) % 3] * bestEdgeScale * bestEdgeSign;
+            best = {normal, bestEdgeSeparation, BoxTriangleAxis::EdgePair, k, bestEdge};
+        }
+    }
+
+    BoxTriangleContact<T> contact{};
+    contact.separation = separation;
+    // The axis taken (n, in the box's frame) and the box's corner deepest toward the triangle along it.
+    AxisGap<T> taken;
+    Vec3<T> n, deepestCorner;
+    // Written always, counted when within reach (fewer than 8 are ever written: no branch to predict).
+    const auto addPoint = [&](const Vec3<T>& onTriangle, T distance) {
+        contact.points[contact.pointCount] = {onTriangle, distance};
+        contact.pointCount += distance <= reach;
+    };
+    // A point of the box and one of the triangle found apart from the clipping: overlapping, at the
+    // separation along the axis; apart, at their distance (never less than the shapes').
+    const auto pointDistance = [&](const Vec3<T>& onBox, const Vec3<T>& onTriangle) {
+        return separation <= T(0) ? taken.separation : glm::length(onBox - onTriangle);
+    };
+    // The points along the axis of gap, those within reach.
+    const auto takePointsAlong = [&](const AxisGap<T>& gap) {
+        taken = gap;
+        n = gap.normal;
+        deepestCorner = Vec3<T>(n.x > T(0) ? -half.x : half.x, n.y > T(0) ? -half.y : half.y,
+                                n.z > T(0) ? -half.z : half.z);
+        contact.axis = gap.axis;
+        contact.feature = gap.axis == BoxTriangleAxis::TriangleFace ? TriangleFeature::Face
+                                                                    : facingFeature(n, v, longestEdge);
+        contact.pointCount = 0;
+        switch (gap.axis) {
+            case BoxTriangleAxis::TriangleFace: {
+                // The box face most opposed to n (at coordinate faceAt along axis k), clipped to the
+                // triangle's prism.
+                const Vec3<T> absNormal = glm::abs(n);
+                const int k = absNormal.x >= absNormal.y && absNormal.x >= absNormal.z ? 0
+                              : absNormal.y >= absNormal.z                             ? 1
+                                                                                       : 2;
+                const int a = (k + 1) % 3, b = (k + 2) % 3;
+                const T faceAt = deepestCorner[k];
+                // Most often the triangle, moved along n onto the face, lies within it: the clipped
+                // face is the triangle, each vertex at its distance along n from the face.
+                T distances[3];
+                bool within = true;
+                for (int i = 0; i < 3; ++i) {
+                    distances[i] = (faceAt - v[i][k]) / n[k];
+                    const Vec3<T> onFace = v[i] + distances[i] * n;
+                    within = within & (std::abs(onFace[a]) <= half[a]) & (std::abs(onFace[b]) <= half[b]);
+                }
+                if (within) {
+                    for (int i = 0; i < 3; ++i)
+                        addPoint(v[i], distances[i]);
+                    break;
+                }
+                Vec3<T> alongA(0), alongB(0), centre(0);
+                alongA[a] = half[a];
+                alongB[b] = half[b];
+                centre[k] = faceAt;
+                Polygon<T> face;
+                face.count = 4;
+                face.vertices = {centre + alongA + alongB, centre - alongA + alongB, centre - alongA - alongB,
+                                 centre + alongA - alongB};
+                Polygon<T> clipped;
+                for (int j = 0; j < 3; ++j) {
+                    const Vec3<T> inward = glm::cross(area, edges[j]);
+                    clip(face, inward, glm::dot(inward, v[j]), clipped);
+                    std::swap(face, clipped);
+                }
+                const T planeAlongN = glm::dot(n, v[0]);
+                for (int i = 0; i < face.count; ++i) {
+                    const T distance = glm::dot(n, face.vertices[i]) - planeAlongN;
+                    addPoint(face.vertices[i] - distance * n, distance);
+                }
+                break;
+            }
+            case BoxTriangleAxis::BoxFace: {
+                // The triangle clipped to the sides of the box face that faces it.
+                const int k = gap.boxAxis, a = (k + 1) % 3, b = (k + 2) % 3;
+                Polygon<T> clipped, scratch;
+                clipped.count = 3;
+                std::copy(v.begin(), v.end(), clipped.vertices.begin());
+                for (const int i : {a, b}) {
+                    for (const T sign : {T(1), T(-1)}) {
+                        Vec3<T> inward(0);
+                        inward[i] = sign;
+                        clip(clipped, inward, -half[i], scratch);
+                        std::swap(clipped, scratch);
+                    }
+                }
+                const T outward = n[k] > T(0) ? T(-1) : T(1);  // the face's normal along axis k
+                for (int i = 0; i < clipped.count; ++i)
+                    addPoint(clipped.vertices[i], outward * clipped.vertices[i][k] - half[k]);
+                break;
+            }
+            case BoxTriangleAxis::EdgePair: {
+                const int k = gap.boxAxis, j = gap.triangleEdge;
+                Vec3<T> edgeStart = deepestCorner, edgeEnd = deepestCorner;
+                edgeStart[k] = -half[k];
+                edgeEnd[k] = half[k];
+                const auto closest = closestPointsSegmentSegment(edgeStart, edgeEnd, v[j], v[(j + 1) % 3]);
+                if (closest) addPoint(closest->pointOnQ, pointDistance(closest->pointOnP, closest->pointOnQ));
+                break;
+            }
+        }
+    };
+    // An axis whose clipping leaves nothing within reach (one the bias or a fixed side chose need not
+    // be the least penetrating) gives way to the triangle's normal, unless only the first separates
+    // them; and if nothing is left still, the deepest corner and its nearest point of the triangle
+    // stand for the contact.
+    takePointsAlong(best);
+    if (contact.pointCount == 0 && best.axis != BoxTriangleAxis::TriangleFace &&
+        (separation <= T(0) || triangleGap.separation > T(0)))
+        takePointsAlong(triangleGap);
+    if (contact.pointCount == 0 && !triangleAxisOnly) {
+        const auto nearest = closestPointOnTriangle(deepestCorner, Triangle<T>{v[0], v[1], v[2]});
+        if (nearest) addPoint(nearest->point, pointDistance(deepestCorner, nearest->point));
+    }
+    if (contact.pointCount == 0) return std::nullopt;
+    // Back to the world's frame.
+    contact.normal = box.rotation * n;
+    for (int i = 0; i < contact.pointCount; ++i)
+        contact.points[i].onTriangle = box.center + box.rotation * contact.points[i].onTriangle;
+    return contact;
+}
+
+}  // namespace box_triangle_detail
+
+// The contact of box and triangle by the separating-axis test (see above), when they are within reach.
+template <class T>
+std::optional<BoxTriangleContact<T>> collideObbTriangle(const Obb<T>& box, const Triangle<T>& triangle,
+                                                        std::type_identity_t<T> reach,
+                                                        TriangleSide side = TriangleSide::Either) {
+    return box_triangle_detail::collide(box, triangle, T(reach), side, false);
+}
+
+// The contact taken along the triangle's normal whatever the axis of least penetration: for a triangle
+// whose edge or vertex only an internal edge of a mesh makes the contact, or that a box came in through
+// the face of. Only the face axes are tested: separation is the largest of their gaps, and a box over
+// no part of the triangle (its face clipped to the triangle's prism leaves nothing within reach) gives
+// nothing.
+template <class T>
+std::optional<BoxTriangleContact<T>> collideObbTriangleAlongNormal(const Obb<T>& box,
+                                                                   const Triangle<T>& triangle,
+                                                                   std::type_identity_t<T> reach,
+                                                                   TriangleSide side = TriangleSide::Either) {
+    return box_triangle_detail::collide(box, triangle, T(reach), side, true);
+}
+
+}  // namespace analytic

@@ -1,0 +1,376 @@
+// Box against whole meshes (Pair::BoxMesh), in real worlds: the dispatcher hands out our algorithm for
+// every mesh type in both orders and both tables; its contacts are the geometry core's; a box dropped
+// flat on a flat mesh gets 4 points and rests, no deeper than with Bullet's algorithm; a box sliding
+// across a flat mesh does not bump on its internal edges; a fast box does not go through a one-sided
+// mesh from the front.
+#include "narrowphase/box_mesh.hpp"
+
+#include <gtest/gtest.h>
+
+#include <BulletCollision/CollisionDispatch/btConvexConcaveCollisionAlgorithm.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleMesh.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analytic/geometry/box_triangle.hpp"
+#include "analytic/plugin.hpp"
+#include "support/bullet_world.hpp"
+
+namespace analytic {
+namespace {
+
+using narrowphase::BoxMesh;
+using narrowphase::PairAlgorithm;
+using test::BulletWorld;
+
+btTransform translation(btScalar x, btScalar y, btScalar z) {
+    return btTransform(btQuaternion::getIdentity(), btVector3(x, y, z));
+}
+
+// A grid of quadsX x quadsZ square cells from origin, two triangles per cell whose counter-clockwise
+// side faces +y, heights from height(x, z).
+std::unique_ptr<btTriangleMesh> gridMesh(int quadsX, int quadsZ, btScalar cell, const btVector3& origin,
+                                         const std::function<btScalar(btScalar, btScalar)>& height) {
+    auto mesh = std::make_unique<btTriangleMesh>();
+    const auto vertex = [&](int i, int k) {
+        const btScalar x = origin.x() + i * cell, z = origin.z() + k * cell;
+        return btVector3(x, origin.y() + height(x, z), z);
+    };
+    for (int k = 0; k < quadsZ; ++k) {
+        for (int i = 0; i < quadsX; ++i) {
+            mesh->addTriangle(vertex(i, k), vertex(i, k + 1), vertex(i + 1, k));
+            mesh->addTriangle(vertex(i + 1, k), vertex(i, k + 1), vertex(i + 1, k + 1));
+        }
+    }
+    return mesh;
+}
+
+btScalar flat(btScalar, btScalar) { return 0; }
+
+// ---------------------------------------------------------------------------------------------------
+// Dispatch.
+
+TEST(BoxMeshDispatch, OursForEveryMeshTypeInBothOrdersAndTablesWhileThePluginLives) {
+    const auto data = gridMesh(4, 4, 1, btVector3(0, 0, 0), flat);
+    BulletWorld world;
+    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(data.get(), true);
+    btCollisionObject& box =
+        world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(2, 0.4, 2), 1);
+    const std::vector<float> heights(25, 0.f);
+    const std::vector<btCollisionObject*> meshes{
+        &world.addBody(bvh, translation(0, 0, 0)),
+        &world.addBody(world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1, 2, 1)),
+                       translation(0, 0, 0)),
+        &world.addBody(world.makeShape<btHeightfieldTerrainShape>(5, 5, heights.data(), btScalar(-1),
+                                                                  btScalar(1), 1, false),
+                       translation(2, 0, 2))};
+    const auto expectEveryCell = [&](const std::function<bool(btCollisionAlgorithm*)>& isExpected) {
+        for (btCollisionObject* mesh : meshes) {
+            for (const ebtDispatcherQueryType table :
+                 {BT_CONTACT_POINT_ALGORITHMS, BT_CLOSEST_POINT_ALGORITHMS}) {
+                SCOPED_TRACE(::testing::Message() << "mesh type " << mesh->getCollisionShape()->getShapeType()
+                                                  << ", table " << table);
+                EXPECT_TRUE(isExpected(test::findAlgorithm(world.dispatcher(), box, *mesh, table).get()));
+                EXPECT_TRUE(isExpected(test::findAlgorithm(world.dispatcher(), *mesh, box, table).get()));
+            }
+        }
+    };
+    const auto isOurs = [](btCollisionAlgorithm* algorithm) {
+        return dynamic_cast<PairAlgorithm<BoxMesh>*>(algorithm) != nullptr;
+    };
+    const auto isBullets = [](btCollisionAlgorithm* algorithm) {
+        return dynamic_cast<btConvexConcaveCollisionAlgorithm*>(algorithm) != nullptr;
+    };
+    expectEveryCell(isBullets);
+    {
+        const Plugin plugin(world.world(), Pair::BoxMesh);
+        expectEveryCell(isOurs);
+    }
+    expectEveryCell(isBullets);
+    {
+        const Plugin plugin(world.world(), PairSet::all());
+        expectEveryCell(isOurs);
+    }
+    {
+        const Plugin plugin(world.world(), Pair::SphereMesh);
+        expectEveryCell(isBullets);
+    }
+}
+
+TEST(BoxMeshAlgorithm, FitsTheDispatchersPool) {
+    btDefaultCollisionConfiguration configuration;
+    EXPECT_LE(int(sizeof(PairAlgorithm<BoxMesh>)),
+              configuration.getCollisionAlgorithmPool()->getElementSize());
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Agreement with the geometry core: every contact of contactPairTest is a point of the core's contact
+// with the triangle it names, and the deepest of them all is among them.
+
+TEST(BoxMeshAgreement, ContactsAreTheCoresPointsOfTheTrianglesTheyName) {
+    // Bumpy ground: heights from a few sines on a 6 x 6 grid of 1 m cells.
+    const auto data = gridMesh(6, 6, 1, btVector3(-3, 0, -3), [](btScalar x, btScalar z) {
+        return btScalar(0.3 * std::sin(1.3 * x) * std::cos(0.9 * z) + 0.1 * std::sin(2.7 * z));
+    });
+    BulletWorld world;
+    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(data.get(), true);
+    btCollisionObject& mesh = world.addBody(bvh, translation(0, 0, 0));
+    const btVector3 half(0.4, 0.3, 0.5);
+    btCollisionObject& box = world.addBody(world.makeShape<btBoxShape>(half), btVector3(0, 0, 0), 1);
+    const Plugin plugin(world.world(), Pair::BoxMesh);
+    btScalar random = 0.5;
+    const auto next = [&] {  // a fixed sequence in [0, 1), enough for placing boxes
+        random = std::fmod(random * 97 + btScalar(0.1234567), btScalar(1));
+        return random;
+    };
+    int withContacts = 0;
+    for (int i = 0; i < 200; ++i) {
+        const btQuaternion rotation(next() * 6, next() * 6, next() * 6);
+        const btVector3 position(next() * 4 - 2, next() * 0.8 - 0.2, next() * 4 - 2);
+        box.setWorldTransform(btTransform(rotation, position));
+        struct Seen {
+            btVector3 pointOnMesh, normal;
+            btScalar distance;
+            int triangleIndex;
+        };
+        struct Callback final : btCollisionWorld::ContactResultCallback {
+            explicit Callback(const btCollisionObject& mesh) : mesh(mesh) {}
+            btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* wrapper0, int,
+                                     int index0, const btCollisionObjectWrapper*, int, int index1) override {
+                const bool meshIs0 = wrapper0->getCollisionObject() == &mesh;
+                seen.push_back({meshIs0 ? point.getPositionWorldOnA() : point.getPositionWorldOnB(),
+                                meshIs0 ? -point.m_normalWorldOnB : point.m_normalWorldOnB,
+                                point.getDistance(), meshIs0 ? index0 : index1});
+                return 0;
+            }
+            const btCollisionObject& mesh;
+            std::vector<Seen> seen;
+        } callback(mesh);
+        world.world().contactPairTest(&box, &mesh, callback);
+        SCOPED_TRACE(::testing::Message() << "box " << i);
+        EXPECT_LE(callback.seen.size(), 4u);
+        if (callback.seen.empty()) continue;
+        ++withContacts;
+        for (const Seen& contact : callback.seen) {
+            // The triangle it names, as Bullet's mesh holds it.
+            btVector3 vertices[3];
+            struct One final : btTriangleCallback {
+                int wanted;
+                btVector3* out;
+                void processTriangle(btVector3* v, int, int index) override {
+                    if (index == wanted)
+                        for (int j = 0; j < 3; ++j)
+                            out[j] = v[j];
+                }
+            } one;
+            one.wanted = contact.triangleIndex;
+            one.out = vertices;
+            bvh.processAllTriangles(&one, btVector3(-10, -10, -10), btVector3(10, 10, 10));
+            const Triangle<btScalar> triangle{toGlm(vertices[0]), toGlm(vertices[1]), toGlm(vertices[2])};
+            const auto core = collideObbTriangle(
+                toObb(static_cast<const btBoxShape&>(*box.getCollisionShape()), box.getWorldTransform()),
+                triangle, btScalar(1));
+            ASSERT_TRUE(core.has_value());
+            // The same point, at the same distance along a normal of the core's for that triangle
+            // (its own, or along the triangle's normal where the internal-edge filter took that).
+            const auto alongNormal = collideObbTriangleAlongNormal(
+                toObb(static_cast<const btBoxShape&>(*box.getCollisionShape()), box.getWorldTransform()),
+                triangle, btScalar(1));
+            bool found = false;
+            for (const auto& candidate : {core, alongNormal}) {
+                if (!candidate) continue;
+                for (int p = 0; p < candidate->pointCount; ++p) {
+                    const bool same =
+                        (toBullet(candidate->points[p].onTriangle) - contact.pointOnMesh).length() < 1e-4 &&
+                        std::abs(candidate->points[p].distance - contact.distance) < 1e-4 &&
+                        (toBullet(candidate->normal) - contact.normal).length() < 1e-4;
+                    found = found || same;
+                }
+            }
+            EXPECT_TRUE(found) << "triangle " << contact.triangleIndex << ", distance " << contact.distance;
+        }
+    }
+    EXPECT_GT(withContacts, 50);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Resting on a flat mesh of 10 x 5 quads (100 triangles).
+
+struct RestResult {
+    int points;             // in the pair's manifold at the end
+    btScalar deepest;       // penetration over the last second (positive: deeper)
+    btScalar angularSpeed;  // at the end
+    btScalar drift;         // horizontal, over the last second
+};
+
+RestResult dropFlat(bool ours) {
+    const auto data = gridMesh(10, 5, 1, btVector3(0, 0, 0), flat);
+    BulletWorld world;
+    btCollisionObject& mesh =
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(data.get(), true), translation(0, 0, 0));
+    // Over a shared vertex and edges, so the box covers parts of several triangles.
+    btRigidBody& box =
+        world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(5.1, 0.8, 2.3), 1);
+    std::optional<Plugin> plugin;
+    if (ours) plugin.emplace(world.world(), Pair::BoxMesh);
+    world.step(120);
+    const btVector3 settled = box.getWorldTransform().getOrigin();
+    btScalar deepest = 0;
+    for (int i = 0; i < 60; ++i) {
+        world.step();
+        for (const test::SeenContact& contact : world.contacts(box, mesh))
+            deepest = std::max(deepest, -contact.distance);
+    }
+    const btVector3 end = box.getWorldTransform().getOrigin();
+    return {int(world.contacts(box, mesh).size()), deepest, box.getAngularVelocity().length(),
+            btVector3(end.x() - settled.x(), 0, end.z() - settled.z()).length()};
+}
+
+TEST(BoxMeshResting, ABoxDroppedFlatOnAFlatMeshGetsFourPointsAndRestsNoDeeperThanWithBullets) {
+    const RestResult bullet = dropFlat(false);
+    const RestResult ours = dropFlat(true);
+    std::printf(
+        "[ resting ] points Bullet %d, ours %d; deepest Bullet %.3g m, ours %.3g m; angular speed "
+        "Bullet %.3g, ours %.3g rad/s; drift over 1 s Bullet %.3g, ours %.3g m\n",
+        bullet.points, ours.points, double(bullet.deepest), double(ours.deepest), double(bullet.angularSpeed),
+        double(ours.angularSpeed), double(bullet.drift), double(ours.drift));
+    EXPECT_EQ(ours.points, 4);
+    EXPECT_LE(ours.deepest, std::max(bullet.deepest, btScalar(1e-4)) * btScalar(1.01));
+    EXPECT_LT(ours.angularSpeed, 1e-3);
+    EXPECT_LT(ours.drift, 1e-4);
+}
+
+// A box resting for 2 s on a heightfield and on a scaled mesh, with Bullet's algorithm or ours: the
+// height of its centre.
+btScalar restingHeight(bool ours, btCollisionShape& ground, const btTransform& groundTransform,
+                       const btVector3& start, BulletWorld& world) {
+    world.addBody(ground, groundTransform);
+    btRigidBody& box = world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), start, 1);
+    std::optional<Plugin> plugin;
+    if (ours) plugin.emplace(world.world(), Pair::BoxMesh);
+    world.step(120);
+    return box.getWorldTransform().getOrigin().y();
+}
+
+TEST(BoxMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheHalfExtent) {
+    // Heightfield: heights 3 in [0, 4] (local origin at 2) scaled by 2 vertically: surface 2 above the
+    // object's origin at y = 1. Scaled mesh: a flat grid at y = 0.5 scaled by 3 vertically: surface at
+    // 1.5 above the origin at 0.25.
+    const std::vector<float> heights(36, 3.f);
+    const auto data = gridMesh(4, 4, 1, btVector3(-2, 0.5, -2), flat);
+    for (const bool ours : {false, true}) {
+        SCOPED_TRACE(ours ? "ours" : "Bullet's");
+        {
+            BulletWorld world;
+            auto& terrain = world.makeShape<btHeightfieldTerrainShape>(6, 6, heights.data(), btScalar(0),
+                                                                       btScalar(4), 1, false);
+            terrain.setLocalScaling(btVector3(0.5, 2, 0.5));
+            const btScalar y =
+                restingHeight(ours, terrain, translation(0, 1, 0), btVector3(0.1, 3.6, 0.2), world);
+            std::printf("[ resting ] %s heightfield: centre %.6f, expected 3.5\n", ours ? "ours" : "Bullet's",
+                        double(y));
+            EXPECT_NEAR(y, 3.5, 2e-3);
+        }
+        {
+            BulletWorld world;
+            auto& bvh = world.makeShape<btBvhTriangleMeshShape>(data.get(), true);
+            auto& scaled = world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1.5, 3, 1.5));
+            const btScalar y =
+                restingHeight(ours, scaled, translation(0, 0.25, 0), btVector3(0.3, 2.35, 0.2), world);
+            std::printf("[ resting ] %s scaled mesh: centre %.6f, expected 2.25\n",
+                        ours ? "ours" : "Bullet's", double(y));
+            EXPECT_NEAR(y, 2.25, 2e-3);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sliding across the flat mesh, diagonally over its internal edges and vertices.
+
+struct SlideResult {
+    btScalar maxVerticalSpeed;
+    btScalar distanceSlid;
+};
+
+SlideResult slideAcrossFlatMesh(bool ours) {
+    const auto data = gridMesh(10, 5, 1, btVector3(0, 0, 0), flat);
+    BulletWorld world;
+    btRigidBody& mesh =
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(data.get(), true), translation(0, 0, 0));
+    mesh.setFriction(0);  // no friction: the box slides all the way, and any bump is the contacts'
+    btRigidBody& box =
+        world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(0.8, 0.5, 0.9), 1);
+    box.setFriction(0);
+    std::optional<Plugin> plugin;
+    if (ours) plugin.emplace(world.world(), Pair::BoxMesh);
+    world.step(30);  // settle on the mesh
+    box.activate(true);
+    box.setLinearVelocity(btVector3(4, 0, 1.2));
+    const btVector3 start = box.getWorldTransform().getOrigin();
+    btScalar maxVerticalSpeed = 0;
+    while (box.getWorldTransform().getOrigin().x() < 9.2 && box.getWorldTransform().getOrigin().z() < 4.3) {
+        world.step();
+        maxVerticalSpeed = std::max(maxVerticalSpeed, std::abs(box.getLinearVelocity().y()));
+        if ((box.getWorldTransform().getOrigin() - start).length() > 20) break;
+    }
+    return {maxVerticalSpeed, (box.getWorldTransform().getOrigin() - start).length()};
+}
+
+TEST(BoxMeshSliding, AcrossAFlatMeshTheVerticalSpeedStaysUnder1MillimetrePerSecond) {
+    const SlideResult bullet = slideAcrossFlatMesh(false);
+    const SlideResult ours = slideAcrossFlatMesh(true);
+    std::printf("[ sliding ] max |vertical velocity| over %.2f m: Bullet %.3g m/s, ours %.3g m/s\n",
+                double(ours.distanceSlid), double(bullet.maxVerticalSpeed), double(ours.maxVerticalSpeed));
+    EXPECT_GT(ours.distanceSlid, 7);
+    EXPECT_LT(ours.maxVerticalSpeed, 1e-3);
+    EXPECT_GT(bullet.maxVerticalSpeed, 1e-2);  // Bullet's bumps, which the criterion is about
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A fast box onto a one-sided mesh from the front.
+
+// A box falling at 60 m/s onto a flat mesh: over one step its centre goes from 0.45 above the plane
+// (its bottom just out of reach) to 0.55 below it. Returns the height of its centre after 2 s.
+btScalar heightAfterFastFall(bool ours, bool oneSided) {
+    const auto data = gridMesh(4, 4, 2, btVector3(-4, 0, -4), flat);
+    BulletWorld world;
+    btRigidBody& mesh =
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(data.get(), true), translation(0, 0, 0));
+    if (oneSided) mesh.setCollisionFlags(mesh.getCollisionFlags() | oneSidedMeshFlag);
+    btRigidBody& box =
+        world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(0.3, 0.55, 0.4), 1);
+    box.setLinearVelocity(btVector3(0, -60, 0));
+    std::optional<Plugin> plugin;
+    if (ours) plugin.emplace(world.world(), Pair::BoxMesh);
+    btScalar lowest = box.getWorldTransform().getOrigin().y();
+    for (int i = 0; i < 120; ++i) {
+        world.step();
+        lowest = std::min(lowest, box.getWorldTransform().getOrigin().y());
+    }
+    if (ours) {
+        EXPECT_LT(lowest, 0);  // the centre did cross the plane
+    }
+    return box.getWorldTransform().getOrigin().y();
+}
+
+TEST(BoxMeshSides, AFastBoxCrossingTheFrontIsPushedBackOutOfTheFront) {
+    const btScalar bullet = heightAfterFastFall(false, false);
+    const btScalar twoSided = heightAfterFastFall(true, false);
+    const btScalar oneSided = heightAfterFastFall(true, true);
+    std::printf("[ fast fall ] height after 2 s: Bullet %.3f, ours two-sided %.3f, one-sided %.3f\n",
+                double(bullet), double(twoSided), double(oneSided));
+    EXPECT_NEAR(twoSided, 0.5, 0.01);
+    EXPECT_NEAR(oneSided, 0.5, 0.01);
+}
+
+}  // namespace
+}  // namespace analytic
