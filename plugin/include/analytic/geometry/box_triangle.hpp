@@ -81,21 +81,24 @@ template <class T> struct Polygon {
 };
 
 // Into kept, the part of the polygon where dot(inward, x) >= offset.
+// The count is kept in a local: through the reference, every write of a vertex would reload it.
 template <class T> void clip(const Polygon<T>& polygon, const Vec3<T>& inward, T offset, Polygon<T>& kept) {
-    kept.count = 0;
-    if (polygon.count == 0) return;
-    int from = polygon.count - 1;
-    T fromInside = glm::dot(inward, polygon.vertices[from]) - offset;
-    for (int to = 0; to < polygon.count; from = to++) {
-        const T toInside = glm::dot(inward, polygon.vertices[to]) - offset;
-        if ((fromInside >= T(0)) != (toInside >= T(0))) {
-            const Vec3<T>& start = polygon.vertices[from];
-            kept.vertices[kept.count++] =
-                start + (polygon.vertices[to] - start) * (fromInside / (fromInside - toInside));
+    int count = 0;
+    if (polygon.count > 0) {
+        int from = polygon.count - 1;
+        T fromInside = glm::dot(inward, polygon.vertices[from]) - offset;
+        for (int to = 0; to < polygon.count; from = to++) {
+            const T toInside = glm::dot(inward, polygon.vertices[to]) - offset;
+            if ((fromInside >= T(0)) != (toInside >= T(0))) {
+                const Vec3<T>& start = polygon.vertices[from];
+                kept.vertices[count++] =
+                    start + (polygon.vertices[to] - start) * (fromInside / (fromInside - toInside));
+            }
+            if (toInside >= T(0)) kept.vertices[count++] = polygon.vertices[to];
+            fromInside = toInside;
         }
-        if (toInside >= T(0)) kept.vertices[kept.count++] = polygon.vertices[to];
-        fromInside = toInside;
     }
+    kept.count = count;
 }
 
 // A candidate axis and its separation: normal (unit, in the box's frame) from the triangle toward the box.
@@ -315,40 +318,42 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
                 alongA[a] = half[a];
                 alongB[b] = half[b];
                 centre[k] = faceAt;
-                Polygon<T> face;
-                face.count = 4;
-                face.vertices = {centre + alongA + alongB, centre - alongA + alongB, centre - alongA - alongB,
-                                 centre + alongA - alongB};
-                Polygon<T> clipped;
+                // Clipped back and forth between two polygons (swapping them would copy both).
+                Polygon<T> polygons[2];
+                Polygon<T>*face = &polygons[0], *clipped = &polygons[1];
+                face->count = 4;
+                face->vertices = {centre + alongA + alongB, centre - alongA + alongB,
+                                  centre - alongA - alongB, centre + alongA - alongB};
                 for (int j = 0; j < 3; ++j) {
                     const Vec3<T> inward = glm::cross(area, edges[j]);
-                    clip(face, inward, glm::dot(inward, v[j]), clipped);
+                    clip(*face, inward, glm::dot(inward, v[j]), *clipped);
                     std::swap(face, clipped);
                 }
                 const T planeAlongN = glm::dot(n, v[0]);
-                for (int i = 0; i < face.count; ++i) {
-                    const T distance = glm::dot(n, face.vertices[i]) - planeAlongN;
-                    addPoint(face.vertices[i] - distance * n, distance);
+                for (int i = 0; i < face->count; ++i) {
+                    const T distance = glm::dot(n, face->vertices[i]) - planeAlongN;
+                    addPoint(face->vertices[i] - distance * n, distance);
                 }
                 break;
             }
             case BoxTriangleAxis::BoxFace: {
                 // The triangle clipped to the sides of the box face that faces it.
                 const int k = gap.boxAxis, a = (k + 1) % 3, b = (k + 2) % 3;
-                Polygon<T> clipped, scratch;
-                clipped.count = 3;
-                std::copy(v.begin(), v.end(), clipped.vertices.begin());
+                Polygon<T> polygons[2];
+                Polygon<T>*clipped = &polygons[0], *scratch = &polygons[1];
+                clipped->count = 3;
+                std::copy(v.begin(), v.end(), clipped->vertices.begin());
                 for (const int i : {a, b}) {
                     for (const T sign : {T(1), T(-1)}) {
                         Vec3<T> inward(0);
                         inward[i] = sign;
-                        clip(clipped, inward, -half[i], scratch);
+                        clip(*clipped, inward, -half[i], *scratch);
                         std::swap(clipped, scratch);
                     }
                 }
                 const T outward = n[k] > T(0) ? T(-1) : T(1);  // the face's normal along axis k
-                for (int i = 0; i < clipped.count; ++i)
-                    addPoint(clipped.vertices[i], outward * clipped.vertices[i][k] - half[k]);
+                for (int i = 0; i < clipped->count; ++i)
+                    addPoint(clipped->vertices[i], outward * clipped->vertices[i][k] - half[k]);
                 break;
             }
             case BoxTriangleAxis::EdgePair: {
