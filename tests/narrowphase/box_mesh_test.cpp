@@ -10,7 +10,6 @@
 #include <BulletCollision/CollisionDispatch/btConvexConcaveCollisionAlgorithm.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
-#include <BulletCollision/CollisionShapes/btTriangleMesh.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +23,7 @@
 #include "analytic/geometry/box_triangle.hpp"
 #include "analytic/plugin.hpp"
 #include "support/bullet_world.hpp"
+#include "support/grid_mesh.hpp"
 
 namespace analytic {
 namespace {
@@ -31,28 +31,8 @@ namespace {
 using narrowphase::BoxMesh;
 using narrowphase::PairAlgorithm;
 using test::BulletWorld;
-
-btTransform translation(btScalar x, btScalar y, btScalar z) {
-    return btTransform(btQuaternion::getIdentity(), btVector3(x, y, z));
-}
-
-// A grid of quadsX x quadsZ square cells from origin, two triangles per cell whose counter-clockwise
-// side faces +y, heights from height(x, z).
-std::unique_ptr<btTriangleMesh> gridMesh(int quadsX, int quadsZ, btScalar cell, const btVector3& origin,
-                                         const std::function<btScalar(btScalar, btScalar)>& height) {
-    auto mesh = std::make_unique<btTriangleMesh>();
-    const auto vertex = [&](int i, int k) {
-        const btScalar x = origin.x() + i * cell, z = origin.z() + k * cell;
-        return btVector3(x, origin.y() + height(x, z), z);
-    };
-    for (int k = 0; k < quadsZ; ++k) {
-        for (int i = 0; i < quadsX; ++i) {
-            mesh->addTriangle(vertex(i, k), vertex(i, k + 1), vertex(i + 1, k));
-            mesh->addTriangle(vertex(i + 1, k), vertex(i, k + 1), vertex(i + 1, k + 1));
-        }
-    }
-    return mesh;
-}
+using test::GridMesh;
+using test::translation;
 
 btScalar flat(btScalar, btScalar) { return 0; }
 
@@ -60,9 +40,10 @@ btScalar flat(btScalar, btScalar) { return 0; }
 // Dispatch.
 
 TEST(BoxMeshDispatch, OursForEveryMeshTypeInBothOrdersAndTablesWhileThePluginLives) {
-    const auto data = gridMesh(4, 4, 1, btVector3(0, 0, 0), flat);
+    GridMesh data;
+    data.addGrid(4, 4, 1, btVector3(0, 0, 0), flat);
     BulletWorld world;
-    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(data.get(), true);
+    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
     btCollisionObject& box =
         world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(2, 0.4, 2), 1);
     const std::vector<float> heights(25, 0.f);
@@ -118,11 +99,12 @@ TEST(BoxMeshAlgorithm, FitsTheDispatchersPool) {
 
 TEST(BoxMeshAgreement, ContactsAreTheCoresPointsOfTheTrianglesTheyName) {
     // Bumpy ground: heights from a few sines on a 6 x 6 grid of 1 m cells.
-    const auto data = gridMesh(6, 6, 1, btVector3(-3, 0, -3), [](btScalar x, btScalar z) {
+    GridMesh data;
+    data.addGrid(6, 6, 1, btVector3(-3, 0, -3), [](btScalar x, btScalar z) {
         return btScalar(0.3 * std::sin(1.3 * x) * std::cos(0.9 * z) + 0.1 * std::sin(2.7 * z));
     });
     BulletWorld world;
-    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(data.get(), true);
+    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
     btCollisionObject& mesh = world.addBody(bvh, translation(0, 0, 0));
     const btVector3 half(0.4, 0.3, 0.5);
     btCollisionObject& box = world.addBody(world.makeShape<btBoxShape>(half), btVector3(0, 0, 0), 1);
@@ -213,10 +195,11 @@ struct RestResult {
 };
 
 RestResult dropFlat(bool ours) {
-    const auto data = gridMesh(10, 5, 1, btVector3(0, 0, 0), flat);
+    GridMesh data;
+    data.addGrid(10, 5, 1, btVector3(0, 0, 0), flat);
     BulletWorld world;
     btCollisionObject& mesh =
-        world.addBody(world.makeShape<btBvhTriangleMeshShape>(data.get(), true), translation(0, 0, 0));
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(&data.array(), true), translation(0, 0, 0));
     // Over a shared vertex and edges, so the box covers parts of several triangles.
     btRigidBody& box =
         world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(5.1, 0.8, 2.3), 1);
@@ -266,7 +249,8 @@ TEST(BoxMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheHalfExtent
     // object's origin at y = 1. Scaled mesh: a flat grid at y = 0.5 scaled by 3 vertically: surface at
     // 1.5 above the origin at 0.25.
     const std::vector<float> heights(36, 3.f);
-    const auto data = gridMesh(4, 4, 1, btVector3(-2, 0.5, -2), flat);
+    GridMesh data;
+    data.addGrid(4, 4, 1, btVector3(-2, 0.5, -2), flat);
     for (const bool ours : {false, true}) {
         SCOPED_TRACE(ours ? "ours" : "Bullet's");
         {
@@ -282,7 +266,7 @@ TEST(BoxMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheHalfExtent
         }
         {
             BulletWorld world;
-            auto& bvh = world.makeShape<btBvhTriangleMeshShape>(data.get(), true);
+            auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
             auto& scaled = world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1.5, 3, 1.5));
             const btScalar y =
                 restingHeight(ours, scaled, translation(0, 0.25, 0), btVector3(0.3, 2.35, 0.2), world);
@@ -302,10 +286,11 @@ struct SlideResult {
 };
 
 SlideResult slideAcrossFlatMesh(bool ours) {
-    const auto data = gridMesh(10, 5, 1, btVector3(0, 0, 0), flat);
+    GridMesh data;
+    data.addGrid(10, 5, 1, btVector3(0, 0, 0), flat);
     BulletWorld world;
     btRigidBody& mesh =
-        world.addBody(world.makeShape<btBvhTriangleMeshShape>(data.get(), true), translation(0, 0, 0));
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(&data.array(), true), translation(0, 0, 0));
     mesh.setFriction(0);  // no friction: the box slides all the way, and any bump is the contacts'
     btRigidBody& box =
         world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(0.8, 0.5, 0.9), 1);
@@ -341,10 +326,11 @@ TEST(BoxMeshSliding, AcrossAFlatMeshTheVerticalSpeedStaysUnder1MillimetrePerSeco
 // A box falling at 60 m/s onto a flat mesh: over one step its centre goes from 0.45 above the plane
 // (its bottom just out of reach) to 0.55 below it. Returns the height of its centre after 2 s.
 btScalar heightAfterFastFall(bool ours, bool oneSided) {
-    const auto data = gridMesh(4, 4, 2, btVector3(-4, 0, -4), flat);
+    GridMesh data;
+    data.addGrid(4, 4, 2, btVector3(-4, 0, -4), flat);
     BulletWorld world;
     btRigidBody& mesh =
-        world.addBody(world.makeShape<btBvhTriangleMeshShape>(data.get(), true), translation(0, 0, 0));
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(&data.array(), true), translation(0, 0, 0));
     if (oneSided) mesh.setCollisionFlags(mesh.getCollisionFlags() | oneSidedMeshFlag);
     btRigidBody& box =
         world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(0.3, 0.55, 0.4), 1);

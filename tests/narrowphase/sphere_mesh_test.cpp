@@ -27,6 +27,7 @@
 
 #include "analytic/plugin.hpp"
 #include "support/bullet_world.hpp"
+#include "support/grid_mesh.hpp"
 #include "support/test_support.hpp"
 
 namespace analytic {
@@ -35,59 +36,10 @@ namespace {
 using narrowphase::PairAlgorithm;
 using narrowphase::SphereMesh;
 using test::BulletWorld;
+using test::GridMesh;
+using test::translation;
 
 constexpr btScalar epsilon = std::numeric_limits<btScalar>::epsilon();
-
-btTransform translation(btScalar x, btScalar y, btScalar z) {
-    return btTransform(btQuaternion::getIdentity(), btVector3(x, y, z));
-}
-
-// Triangle data for btBvhTriangleMeshShape, kept alive as long as the shapes made from it. Each part is
-// a grid of quadsX x quadsZ square cells: vertex (i, k) at origin + (i cell, height(x, z), k cell);
-// cell q = k quadsX + i, with a = (i, k), b = (i + 1, k), c = (i, k + 1), d = (i + 1, k + 1), has the
-// triangles 2q = (a, c, b) and 2q + 1 = (b, c, d), whose counter-clockwise side faces +y (scene M's).
-class MeshData {
-public:
-    template <class Height>
-    void addGrid(int quadsX, int quadsZ, btScalar cell, const btVector3& origin, Height height) {
-        auto part = std::make_unique<Part>();
-        for (int k = 0; k <= quadsZ; ++k) {
-            for (int i = 0; i <= quadsX; ++i) {
-                const btScalar x = origin.x() + i * cell, z = origin.z() + k * cell;
-                part->vertices.insert(part->vertices.end(), {x, origin.y() + height(x, z), z});
-            }
-        }
-        for (int k = 0; k < quadsZ; ++k) {
-            for (int i = 0; i < quadsX; ++i) {
-                const int a = k * (quadsX + 1) + i, b = a + 1, c = a + quadsX + 1, d = c + 1;
-                part->indices.insert(part->indices.end(), {a, c, b, b, c, d});
-            }
-        }
-        btIndexedMesh mesh;
-        mesh.m_numTriangles = int(part->indices.size() / 3);
-        mesh.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(part->indices.data());
-        mesh.m_triangleIndexStride = 3 * sizeof(int);
-        mesh.m_numVertices = int(part->vertices.size() / 3);
-        mesh.m_vertexBase = reinterpret_cast<const unsigned char*>(part->vertices.data());
-        mesh.m_vertexStride = 3 * sizeof(btScalar);
-        array_.addIndexedMesh(mesh, PHY_INTEGER);
-        parts_.push_back(std::move(part));
-    }
-
-    void addFlatGrid(int quadsX, int quadsZ, btScalar cell, const btVector3& origin) {
-        addGrid(quadsX, quadsZ, cell, origin, [](btScalar, btScalar) { return btScalar(0); });
-    }
-
-    btTriangleIndexVertexArray& array() { return array_; }
-
-private:
-    struct Part {
-        std::vector<btScalar> vertices;
-        std::vector<int> indices;
-    };
-    std::vector<std::unique_ptr<Part>> parts_;
-    btTriangleIndexVertexArray array_;
-};
 
 struct MeshTriangle {
     int partId;
@@ -212,7 +164,7 @@ protected:
         }
     }
 
-    MeshData data;
+    GridMesh data;
     std::vector<float> heights;
     BulletWorld world;
     btCollisionObject* sphere = nullptr;
@@ -274,7 +226,7 @@ protected:
         meshes.push_back({"heightfield, scaled", &terrain, test::transformOf(tilt, btVector3(0, 1, 0))});
     }
 
-    MeshData data;
+    GridMesh data;
     std::vector<float> heights;
     BulletWorld world;
     std::vector<MeshUnderTest> meshes;
@@ -373,7 +325,7 @@ TEST_F(SphereMeshAgreement, ContactsAreTheCoresForTheirTrianglesAndIncludeTheDee
 // On a flat mesh every contact is the face's, along the mesh's normal, whichever triangles, edges and
 // vertices the sphere also touches; Bullet's per-triangle algorithm reports tilted edge contacts.
 TEST(SphereMeshInternalEdges, OnAFlatMeshEveryContactIsAlongTheNormal) {
-    MeshData data;
+    GridMesh data;
     data.addFlatGrid(6, 6, 1, btVector3(-3, 0, -3));
     BulletWorld world;
     auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
@@ -423,7 +375,7 @@ TEST(SphereMeshInternalEdges, AConvexRidgeGivesOneEdgeContactAndAValleyBothFaces
     const auto valley = [](btScalar x, btScalar) { return btScalar(0.5) * std::abs(x); };
     for (const bool isRoof : {true, false}) {
         SCOPED_TRACE(isRoof ? "roof" : "valley");
-        MeshData data;
+        GridMesh data;
         if (isRoof)
             data.addGrid(4, 4, 1, btVector3(-2, 0, -2), roof);
         else
@@ -464,7 +416,7 @@ TEST(SphereMeshInternalEdges, AConvexRidgeGivesOneEdgeContactAndAValleyBothFaces
 // More triangles touch a big sphere on a fine mesh than the candidates hold; the deepest are kept, and
 // the face under the centre is among them.
 TEST(SphereMeshInternalEdges, ABigSphereOnAFineMeshKeepsTheFaceUnderItsCentre) {
-    MeshData data;
+    GridMesh data;
     data.addFlatGrid(80, 80, btScalar(0.1), btVector3(-4, 0, -4));
     BulletWorld world;
     btRigidBody& mesh =
@@ -491,7 +443,7 @@ struct RollResult {
 };
 
 RollResult rollAcrossFlatMesh(bool ours) {
-    MeshData data;
+    GridMesh data;
     data.addFlatGrid(10, 5, 1, btVector3(0, 0, 0));
     BulletWorld world;
     world.addBody(world.makeShape<btBvhTriangleMeshShape>(&data.array(), true), translation(0, 0, 0));
@@ -542,7 +494,7 @@ TEST(SphereMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheRadius)
     // object's origin at y = 1.
     const std::vector<float> heights(36, 3.f);
     // Scaled mesh: a flat grid at y = 0.5 scaled by 3 vertically: surface at 1.5 above the origin at 0.25.
-    MeshData data;
+    GridMesh data;
     data.addFlatGrid(4, 4, 1, btVector3(-2, 0.5, -2));
     for (const bool ours : {false, true}) {
         SCOPED_TRACE(ours ? "ours" : "Bullet's");
@@ -576,7 +528,7 @@ TEST(SphereMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheRadius)
 // A sphere falling at 66 m/s onto a flat mesh: over one step its centre goes from 0.4 above the
 // plane (out of reach) to about 0.2 below it. Returns where it is after 2 s.
 btScalar heightAfterFastFall(bool ours, bool oneSided, btScalar restitution = 0) {
-    MeshData data;
+    GridMesh data;
     data.addFlatGrid(4, 4, 2, btVector3(-4, 0, -4));
     BulletWorld world;
     btRigidBody& mesh =
@@ -617,7 +569,7 @@ TEST(SphereMeshSides, AFastSphereCrossingTheFrontIsPushedBackOutOfTheFront) {
 // Fresh algorithms (contactPairTest) have no history: two-sided meshes push a centre out on its own
 // side, as Bullet; one-sided ones out of the front, or not at all once the whole sphere is behind.
 TEST(SphereMeshSides, OneSidedMeshesPushOutOfTheFrontWhateverTheirScalingOrUpAxis) {
-    MeshData data;
+    GridMesh data;
     data.addFlatGrid(4, 4, 1, btVector3(-2, 0, -2));
     BulletWorld world;
     auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
@@ -732,7 +684,7 @@ IdentifiedContact identifiedContact(bool ours, bool meshFirst, btCollisionShape&
 }
 
 TEST(SphereMeshIdentifiers, PartIdTriangleIndexAndTheCallbacksTriangleAreBullets) {
-    MeshData data;
+    GridMesh data;
     data.addFlatGrid(4, 4, 1, btVector3(0, 0, 0));
     data.addFlatGrid(4, 4, 1, btVector3(4, 0, 0));
     btBvhTriangleMeshShape bvh(&data.array(), true);
@@ -775,7 +727,7 @@ TEST(SphereMeshIdentifiers, PartIdTriangleIndexAndTheCallbacksTriangleAreBullets
 // Time of impact.
 
 TEST(SphereMeshTimeOfImpact, TheEarliestSweepHitOverTheStep) {
-    MeshData data;
+    GridMesh data;
     data.addGrid(4, 4, 1, btVector3(-2, 0, -2),
                  [](btScalar x, btScalar) { return x > 0 ? btScalar(1) : btScalar(0); });
     BulletWorld world;
