@@ -9,8 +9,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "reference/plane_reference.hpp"
@@ -1153,6 +1155,47 @@ TYPED_TEST(PlaneTests, CollideObbPlaneDeepAndMargin) {
     EXPECT_EQ(collideObbPlane(tilted, Plane<T>{Vec3<T>(0, 0, 1), -reach + T(0.1)})->pointCount, 2);
     EXPECT_EQ(collideObbPlane(tilted, Plane<T>{Vec3<T>(0, 0, 1), T(0.1)})->pointCount, 4);
     EXPECT_EQ(collideObbPlane(tilted, Plane<T>{Vec3<T>(0, 0, 1), reach + T(1)})->pointCount, 4);
+}
+
+// The contact writer's form: the points handed over once, exactly collideObbPlane's (bit for bit), and
+// nothing where collideObbPlane gives no result.
+TYPED_TEST(PlaneTests, FindObbPlaneContactsHandsCollideObbPlanesPoints) {
+    using T = TypeParam;
+    const auto check = [](const Obb<T>& box, const Plane<T>& plane, T margin) -> ::testing::AssertionResult {
+        int calls = 0;
+        std::vector<PlaneContactPoint<T>> handed;
+        const auto span =
+            findObbPlaneContacts(box, plane, margin, [&](std::span<const PlaneContactPoint<T>> points) {
+                ++calls;
+                handed.assign(points.begin(), points.end());
+            });
+        const auto result = collideObbPlane(box, plane, margin);
+        if (bool(span) != bool(result)) return ::testing::AssertionFailure() << "a result from one form only";
+        if (calls != (span ? 1 : 0)) return ::testing::AssertionFailure() << calls << " hand-overs";
+        if (!result) return ::testing::AssertionSuccess();
+        if (std::memcmp(&*span, &result->span, sizeof *span) != 0)
+            return ::testing::AssertionFailure() << "another span";
+        if (int(handed.size()) != result->pointCount) return ::testing::AssertionFailure() << "another count";
+        for (std::size_t p = 0; p < handed.size(); ++p)
+            if (std::memcmp(&handed[p], &result->points[p], sizeof handed[p]) != 0)
+                return ::testing::AssertionFailure() << "point " << p << " differs";
+        return ::testing::AssertionSuccess();
+    };
+    Random random(1204);
+    for (int k = 0; k < 2000; ++k) {
+        const Obb<T> box{random.point<T>(10), random.rotation<T>(),
+                         Vec3<T>(T(random.uniform(0, 2)), T(random.uniform(0, 2)), T(random.uniform(0, 2)))};
+        const Plane<T> plane = planeThrough(random.unitVector<T>(), widen(box.center + random.point<T>(2)));
+        ASSERT_TRUE(check(box, plane, T(random.uniform(0, 0.5)))) << "case " << k;
+    }
+    const Obb<T> box{Vec3<T>(0, 0, 1), Mat3<T>(1), Vec3<T>(1, 2, 3)};
+    forEachNonFiniteField<T>(
+        box, [&](const Obb<T>& invalid) { EXPECT_TRUE(check(invalid, kGroundPlane<T>, T(0))); });
+    forEachInvalidPlane<T>([&](const Plane<T>& invalid) { EXPECT_TRUE(check(box, invalid, T(0))); });
+    EXPECT_TRUE(check(box, kGroundPlane<T>, T(-1)));
+    const T huge = std::numeric_limits<T>::max();
+    EXPECT_TRUE(check(Obb<T>{Vec3<T>(huge / 2, 0, 0), Mat3<T>(1), Vec3<T>(huge / 2 + huge / 4, 1, 1)},
+                      kGroundPlane<T>, T(0)));
 }
 
 TYPED_TEST(PlaneTests, CollideObbPlaneRejectsInvalidInput) {

@@ -7,7 +7,8 @@
 // manifolds, new contacts near existing points (replacement keeps the warm-starting data), full
 // manifolds (Bullet's reduction), the manifold's bodies in either order, part ids and indices (also per
 // mesh piece), user combiners, contact stiffness and damping, friction anchors, contact-added callbacks,
-// refreshed and unrefreshed manifolds, and results of a derived class; each must occur often enough.
+// refreshed and unrefreshed manifolds, results of a derived class, and contacts given one by one or a
+// plane's all in one call (addPlaneContacts); each must occur often enough.
 #include <gtest/gtest.h>
 
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
@@ -223,6 +224,7 @@ struct Contact {
 struct Coverage {
     int replaced = 0, added = 0, reduced = 0, anchorKept = 0, rejected = 0, removedByRefresh = 0;
     int swapped = 0, pieces = 0, stiffness = 0, customCombiners = 0, customMaterial = 0, sharedNormals = 0;
+    int planeBatches = 0;
 };
 
 btTransform randomTransform(Random& random) {
@@ -367,10 +369,29 @@ void writeWithBullet(btManifoldResult& result, const std::vector<Contact>& conta
     }
 }
 
+// Whether the contacts can go to addPlaneContacts as one plane's: whole B, one normal (bit for bit).
+bool onePlane(const std::vector<Contact>& contacts) {
+    return std::all_of(contacts.begin(), contacts.end(), [&](const Contact& contact) {
+        return contact.piece < 0 &&
+               std::memcmp(&contact.normalOnB, &contacts.front().normalOnB, sizeof contact.normalOnB) == 0;
+    });
+}
+
+// batched: contacts of one plane go through addPlaneContacts in one call (the box-plane kernel's way),
+// as points on the plane with depths; the others one by one.
 void writeWithSink(btManifoldResult& result, const std::vector<Contact>& contacts, Scalar reach,
                    const btCollisionObjectWrapper& pieceOfA, const btCollisionObjectWrapper& pieceOfB,
-                   bool refresh) {
+                   bool refresh, bool batched, Coverage& coverage) {
     ContactSink sink(result, reach);
+    if (batched && onePlane(contacts)) {
+        ++coverage.planeBatches;
+        std::vector<PlaneContactPoint<Scalar>> points;
+        for (const Contact& contact : contacts)
+            points.push_back({Vec3<Scalar>(0), contact.pointOnB, -contact.distance});
+        sink.addPlaneContacts(contacts.front().normalOnB, points);
+        if (refresh) sink.refresh();
+        return;
+    }
     for (const Contact& contact : contacts) {
         if (contact.piece < 0) {
             sink.add(contact.normalOnB, contact.pointOnB, contact.distance);
@@ -440,6 +461,7 @@ void runCase(std::uint64_t seed, Coverage& coverage) {
         const test::ObjectWrapper wrapper0(body0), wrapper1(body1);
         const Scalar reach = random.chance(0.8) ? threshold : threshold * Scalar(random.uniform(1, 2));
         const bool refresh = random.chance(0.8);
+        const bool batched = random.chance(0.5);
         const std::vector<Contact> contacts = newContacts(
             random, bullet, region, manifoldBody0.getWorldTransform(), threshold, pieces, coverage);
         const int partId0 = int(random.uniform(-1, 4)), index0 = int(random.uniform(-1, 100));
@@ -458,7 +480,7 @@ void runCase(std::uint64_t seed, Coverage& coverage) {
             result.setShapeIdentifiersA(partId0, index0);
             result.setShapeIdentifiersB(partId1, index1);
             if (withSink)
-                writeWithSink(result, contacts, reach, wrapper0, wrapper1, refresh);
+                writeWithSink(result, contacts, reach, wrapper0, wrapper1, refresh, batched, coverage);
             else
                 writeWithBullet(result, contacts, reach, wrapper0, wrapper1, refresh, coverage, threshold);
             eventsByRun[withSink] = gEvents;
@@ -505,6 +527,7 @@ TEST(ContactWriting, SameManifoldAndCallbacksAsBulletsAddContactPoint) {
         {"custom combiners", coverage.customCombiners},
         {"custom material callbacks", coverage.customMaterial},
         {"shared normals", coverage.sharedNormals},
+        {"plane contacts in one call", coverage.planeBatches},
     };
     for (const auto& [name, count] : counts) {
         EXPECT_GE(count, 200) << name;

@@ -5,6 +5,7 @@
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 
 #include <optional>
+#include <span>
 
 #include "analytic/adapters/shape_primitives.hpp"
 #include "analytic/ellipsoid_shape.hpp"
@@ -48,11 +49,6 @@ inline void addGrownContact(ContactSink& sink, const std::optional<Contact<Scala
     if (contact) sink.add(contact->normal, contact->pointOnB, sink.reach() - contact->depth);
 }
 
-inline void addPlaneContact(ContactSink& sink, const Vec3<Scalar>& normal,
-                            const PlaneContactPoint<Scalar>& point) {
-    sink.add(normal, point.onPlane, -point.depth);
-}
-
 // Time of impact of sphere A against B over the step from each object's world transform to its
 // interpolation transform: A's centre moves relative to B, whose translation is subtracted (B's
 // rotation over the step is not followed). 1 when they do not meet, like Bullet's algorithms.
@@ -77,7 +73,7 @@ struct SpherePlane {
     static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
                         ContactSink& sink) {
         const auto contact = collideSpherePlane(sphereOf(a), planeOf(b));
-        if (contact) addPlaneContact(sink, contact->normal, contact->deepest);
+        if (contact) sink.addPlaneContacts(contact->normal, {&contact->deepest, 1});
     }
     static Scalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b) {
         return sphereTimeOfImpact(
@@ -91,11 +87,11 @@ struct SpherePlane {
 struct BoxPlane : NoTimeOfImpact {
     static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
                         ContactSink& sink) {
-        const auto contact =
-            collideObbPlane(toObb(shapeOf<btBoxShape>(a), a.getWorldTransform()), planeOf(b), sink.reach());
-        if (!contact) return;
-        for (int i = 0; i < contact->pointCount; ++i)
-            addPlaneContact(sink, contact->normal, contact->points[i]);
+        const Plane<Scalar> plane = planeOf(b);
+        findObbPlaneContacts(toObb(shapeOf<btBoxShape>(a), a.getWorldTransform()), plane, sink.reach(),
+                             [&](std::span<const PlaneContactPoint<Scalar>> points) {
+                                 sink.addPlaneContacts(plane.normal, points);
+                             });
     }
 };
 
@@ -107,7 +103,7 @@ struct CapsulePlane : NoTimeOfImpact {
         const Plane<Scalar> plane = planeOf(b);
         for (const Vec3<Scalar>& end : {capsule.a, capsule.b}) {
             const auto contact = collideSpherePlane(Sphere<Scalar>{end, capsule.radius}, plane);
-            if (contact) addPlaneContact(sink, contact->normal, contact->deepest);
+            if (contact) sink.addPlaneContacts(contact->normal, {&contact->deepest, 1});
         }
     }
 };
@@ -168,7 +164,7 @@ struct EllipsoidPlane : NoTimeOfImpact {
                         ContactSink& sink) {
         const auto contact =
             collideEllipsoidPlane(toEllipsoid(shapeOf<EllipsoidShape>(a), a.getWorldTransform()), planeOf(b));
-        if (contact) addPlaneContact(sink, contact->normal, contact->deepest);
+        if (contact) sink.addPlaneContacts(contact->normal, {&contact->deepest, 1});
     }
 };
 

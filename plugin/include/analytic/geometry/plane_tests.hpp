@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -169,8 +170,10 @@ template <class T> inline bool isFinite(const PlaneSpan<T>& span) {
     return detail::allFinite(span.centerDistance, span.projectedRadius, span.tolerance);
 }
 
+// The point on the shape is finite when these are: it is the point on the plane moved back by depth
+// along the unit normal.
 template <class T> inline bool isFinite(const PlaneContactPoint<T>& point) {
-    return detail::allFinite(point.onShape, point.onPlane, point.depth);
+    return detail::allFinite(point.onPlane, point.depth);
 }
 
 template <class T>
@@ -257,8 +260,9 @@ template <class T> inline std::optional<SolidPlaneContact<T>> collideSpherePlane
     const Sphere<T>& sphere, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
     using namespace plane_tests_detail;
-    if (!isValidPlane(plane) || !detail::allFinite(sphere.center) || !isValidSize(sphere.radius) ||
-        !isValidSize(relativeTolerance))
+    // A non-finite centre makes the span non-finite (a unit normal has a component of at least 1/sqrt(3)),
+    // which solidContact rejects.
+    if (!isValidPlane(plane) || !isValidSize(sphere.radius) || !isValidSize(relativeTolerance))
         return std::nullopt;
     return solidContact(makeSpan(sphere.center, sphere.radius, sphere.radius, plane, relativeTolerance),
                         sphere.center - sphere.radius * plane.normal, plane.normal);
@@ -368,15 +372,21 @@ template <class T> inline std::optional<AabbPlaneClassification<T>> classifyAabb
 // penetration depth (span.depth()), and the corners within contactMargin (>= 0, Bullet's contact breaking
 // threshold) of the plane or behind it (see BoxPlaneContact), in one pass: a box resting on a face gives
 // its 4 corners, on an edge 2, on a corner 1.
-template <class T> inline std::optional<BoxPlaneContact<T>> collideObbPlane(
-    const Obb<T>& box, const Plane<T>& plane, std::type_identity_t<T> contactMargin = T(0),
-    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+//
+// This form hands the contact points, deepest first, to takeContacts(std::span<const PlaneContactPoint<T>>)
+// and returns the span; it hands nothing and returns std::nullopt where collideObbPlane (below) returns
+// std::nullopt. A contact writer takes the points where they are made, without the result's copies.
+template <class T, class TakeContacts> inline std::optional<PlaneSpan<T>> findObbPlaneContacts(
+    const Obb<T>& box, const Plane<T>& plane, std::type_identity_t<T> contactMargin,
+    TakeContacts&& takeContacts, std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
     using namespace plane_tests_detail;
-    const Mat3<T>& rotation = box.rotation;
-    if (!isValidPlane(plane) || !detail::allFinite(box.center, rotation[0], rotation[1], rotation[2]) ||
-        !isValidSize(box.halfExtents) || !isValidSize(contactMargin) || !isValidSize(relativeTolerance))
+    if (!isValidPlane(plane) || !isValidSize(box.halfExtents) || !isValidSize(contactMargin) ||
+        !isValidSize(relativeTolerance))
         return std::nullopt;
-    // What each half axis halfExtent_i * axis_i adds to the distance.
+    const Mat3<T>& rotation = box.rotation;
+    // What each half axis halfExtent_i * axis_i adds to the distance. A non-finite centre or axis makes
+    // the span non-finite (a unit normal has a component of at least 1/sqrt(3)), so the span's check
+    // covers them.
     const Vec3<T> reach = box.halfExtents * (plane.normal * rotation);
     const std::array<T, 3> absReach{std::abs(reach.x), std::abs(reach.y), std::abs(reach.z)};
     const T size = box.halfExtents.x + box.halfExtents.y + box.halfExtents.z;
@@ -406,17 +416,38 @@ template <class T> inline std::optional<BoxPlaneContact<T>> collideObbPlane(
     const std::array<T, 4> raises{T(0), 2 * absReach[small], 2 * absReach[middle],
                                   2 * (largeAlone ? absReach[large] : absReach[small] + absReach[middle])};
 
-    std::array<PlaneContactPoint<T>, 4> points{};
     const T threshold = contactMargin + span.tolerance;
+    std::array<PlaneContactPoint<T>, 4> points;
     int pointCount = 0;
+    T zeroIfAllFinite = 0;
     // The raises grow, so the contacts come first.
-    for (; pointCount < 4 && span.nearestDistance() + raises[pointCount] <= threshold; ++pointCount)
+    for (; pointCount < 4 && span.nearestDistance() + raises[pointCount] <= threshold; ++pointCount) {
         points[pointCount] =
             contactPoint(corners[pointCount], -(span.nearestDistance() + raises[pointCount]), plane.normal);
+        zeroIfAllFinite += detail::zeroIfFinite(points[pointCount].onPlane);
+    }
     // A corner beyond the range of T makes its point on the plane non-finite too.
-    if (!detail::allFinite(points[0].onPlane, points[1].onPlane, points[2].onPlane, points[3].onPlane))
-        return std::nullopt;
-    return BoxPlaneContact<T>{span, plane.normal, pointCount, points};
+    if (zeroIfAllFinite != T(0)) return std::nullopt;
+    takeContacts(std::span<const PlaneContactPoint<T>>(points.data(), std::size_t(pointCount)));
+    return span;
+}
+
+// T12 with its contact points gathered in one result.
+template <class T> inline std::optional<BoxPlaneContact<T>> collideObbPlane(
+    const Obb<T>& box, const Plane<T>& plane, std::type_identity_t<T> contactMargin = T(0),
+    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    BoxPlaneContact<T> contact{};  // points past pointCount stay zero
+    const auto span = findObbPlaneContacts(
+        box, plane, contactMargin,
+        [&](std::span<const PlaneContactPoint<T>> points) {
+            contact.pointCount = int(points.size());
+            std::copy(points.begin(), points.end(), contact.points.begin());
+        },
+        relativeTolerance);
+    if (!span) return std::nullopt;
+    contact.span = *span;
+    contact.normal = plane.normal;
+    return contact;
 }
 
 }  // namespace analytic
