@@ -69,9 +69,12 @@ struct NoTimeOfImpact {
     static Scalar timeOfImpact(const btCollisionObject&, const btCollisionObject&) { return Scalar(1); }
 };
 
+// The one- and two-contact kernels are [[gnu::flatten]]: with every pair in one translation unit, GCC
+// stops inlining the geometry core into them (sphere-box measured 107 ns out of line, 54 inlined);
+// box-plane is not, its 4-point path measured slower flattened.
 struct SpherePlane {
-    static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
-                        ContactSink& sink) {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
         const auto contact = collideSpherePlane(sphereOf(a), planeOf(b));
         if (contact) sink.addPlaneContacts(contact->normal, {&contact->deepest, 1});
     }
@@ -97,8 +100,8 @@ struct BoxPlane : NoTimeOfImpact {
 
 // A capsule touches a plane with its end spheres only.
 struct CapsulePlane : NoTimeOfImpact {
-    static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
-                        ContactSink& sink) {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
         const Capsule<Scalar> capsule = toCapsule(shapeOf<btCapsuleShape>(a), a.getWorldTransform());
         const Plane<Scalar> plane = planeOf(b);
         for (const Vec3<Scalar>& end : {capsule.a, capsule.b}) {
@@ -110,8 +113,8 @@ struct CapsulePlane : NoTimeOfImpact {
 
 struct SphereSphere {
     static constexpr bool recomputesEveryStep = true;
-    static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
-                        ContactSink& sink) {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
         addGrownContact(sink, sphereSphereContact(grownBy(sphereOf(a), sink.reach()), sphereOf(b)));
     }
     static Scalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b) {
@@ -124,8 +127,8 @@ struct SphereSphere {
 };
 
 struct SphereBox {
-    static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
-                        ContactSink& sink) {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
         const Obb<Scalar> box = toObb(shapeOf<btBoxShape>(b), b.getWorldTransform());
         addGrownContact(sink, sphereObbContact(grownBy(sphereOf(a), sink.reach()), box));
     }
@@ -138,8 +141,8 @@ struct SphereBox {
 };
 
 struct SphereTriangle {
-    static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
-                        ContactSink& sink) {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
         const Triangle<Scalar> triangle = triangleOf(shapeOf<btTriangleShape>(b), b.getWorldTransform());
         const auto contact = sphereTriangleContact(grownBy(sphereOf(a), sink.reach()), triangle);
         if (contact) addGrownContact(sink, contact->contact);
@@ -160,8 +163,8 @@ struct EllipsoidPlane : NoTimeOfImpact {
     static bool accepts(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper&) {
         return dynamic_cast<const EllipsoidShape*>(a.getCollisionShape()) != nullptr;
     }
-    static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
-                        ContactSink& sink) {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
         const auto contact =
             collideEllipsoidPlane(toEllipsoid(shapeOf<EllipsoidShape>(a), a.getWorldTransform()), planeOf(b));
         if (contact) sink.addPlaneContacts(contact->normal, {&contact->deepest, 1});
