@@ -245,36 +245,7 @@ btScalar restingHeight(bool ours, btCollisionShape& ground, const btTransform& g
 }
 
 TEST(BoxMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheHalfExtent) {
-    // Heightfield: heights 3 in [0, 4] (local origin at 2) scaled by 2 vertically: surface 2 above the
-    // object's origin at y = 1. Scaled mesh: a flat grid at y = 0.5 scaled by 3 vertically: surface at
-    // 1.5 above the origin at 0.25.
-    const std::vector<float> heights(36, 3.f);
-    GridMesh data;
-    data.addGrid(4, 4, 1, btVector3(-2, 0.5, -2), flat);
-    for (const bool ours : {false, true}) {
-        SCOPED_TRACE(ours ? "ours" : "Bullet's");
-        {
-            BulletWorld world;
-            auto& terrain = world.makeShape<btHeightfieldTerrainShape>(6, 6, heights.data(), btScalar(0),
-                                                                       btScalar(4), 1, false);
-            terrain.setLocalScaling(btVector3(0.5, 2, 0.5));
-            const btScalar y =
-                restingHeight(ours, terrain, translation(0, 1, 0), btVector3(0.1, 3.6, 0.2), world);
-            std::printf("[ resting ] %s heightfield: centre %.6f, expected 3.5\n", ours ? "ours" : "Bullet's",
-                        double(y));
-            EXPECT_NEAR(y, 3.5, 2e-3);
-        }
-        {
-            BulletWorld world;
-            auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
-            auto& scaled = world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1.5, 3, 1.5));
-            const btScalar y =
-                restingHeight(ours, scaled, translation(0, 0.25, 0), btVector3(0.3, 2.35, 0.2), world);
-            std::printf("[ resting ] %s scaled mesh: centre %.6f, expected 2.25\n",
-                        ours ? "ours" : "Bullet's", double(y));
-            EXPECT_NEAR(y, 2.25, 2e-3);
-        }
-    }
+    test::expectRestingOnHeightfieldAndScaledMesh(restingHeight, btScalar(2e-3));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,9 +3,17 @@
 #pragma once
 
 #include <btBulletDynamicsCommon.h>
+#include <gtest/gtest.h>
 
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
+
+#include <cstdio>
 #include <memory>
 #include <vector>
+
+#include "support/bullet_world.hpp"
 
 namespace analytic::test {
 
@@ -59,5 +67,41 @@ private:
     std::vector<std::unique_ptr<Part>> parts_;
     btTriangleIndexVertexArray array_;
 };
+
+// A body whose bottom is 0.5 below its centre rests on a heightfield (flat heights 3 in [0, 4], local
+// origin at 2, scaled by 2 vertically: surface 2 above its origin at y = 1) and on a scaled mesh (a flat
+// grid at y = 0.5 scaled by 3 vertically: surface 1.5 above its origin at 0.25), with Bullet's
+// algorithms and ours. restingHeight(ours, ground, groundTransform, start, world) drops it from start
+// and returns its centre's height once at rest.
+template <class RestingHeight>
+void expectRestingOnHeightfieldAndScaledMesh(RestingHeight restingHeight, btScalar tolerance) {
+    const std::vector<float> heights(36, 3.f);
+    GridMesh data;
+    data.addFlatGrid(4, 4, 1, btVector3(-2, 0.5, -2));
+    for (const bool ours : {false, true}) {
+        SCOPED_TRACE(ours ? "ours" : "Bullet's");
+        {
+            BulletWorld world;
+            auto& terrain = world.makeShape<btHeightfieldTerrainShape>(6, 6, heights.data(), btScalar(0),
+                                                                       btScalar(4), 1, false);
+            terrain.setLocalScaling(btVector3(0.5, 2, 0.5));
+            const btScalar y =
+                restingHeight(ours, terrain, translation(0, 1, 0), btVector3(0.1, 3.6, 0.2), world);
+            std::printf("[ resting ] %s heightfield: centre %.6f, expected 3.5\n", ours ? "ours" : "Bullet's",
+                        double(y));
+            EXPECT_NEAR(y, 3.5, tolerance);
+        }
+        {
+            BulletWorld world;
+            auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
+            auto& scaled = world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1.5, 3, 1.5));
+            const btScalar y =
+                restingHeight(ours, scaled, translation(0, 0.25, 0), btVector3(0.3, 2.35, 0.2), world);
+            std::printf("[ resting ] %s scaled mesh: centre %.6f, expected 2.25\n",
+                        ours ? "ours" : "Bullet's", double(y));
+            EXPECT_NEAR(y, 2.25, tolerance);
+        }
+    }
+}
 
 }  // namespace analytic::test
