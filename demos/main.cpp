@@ -67,11 +67,11 @@ const char* shapeName(const btCollisionObject* object) {
     return object ? object->getCollisionShape()->getName() : "nothing";
 }
 
-using Ray = analytic::Ray<btScalar>;
+using RayPath = analytic::RayPath<btScalar>;
 using Hit = std::optional<analytic::SurfaceHit<btScalar>>;
 
 // The exact first hit of a ray on one primitive; the plane is the solid half-space behind it.
-Hit castRay(const Ray& ray, const analytic::Primitive& primitive) {
+Hit castRay(const RayPath& ray, const analytic::Primitive& primitive) {
     constexpr auto policy = analytic::StartInside::HitAtOrigin;
     return std::visit(
         [&](const auto& shape) -> Hit {
@@ -99,7 +99,7 @@ struct ExactHit {
 };
 
 // The closest exact hit over every object of the world, each converted to its primitive.
-ExactHit closestExactHit(const btCollisionWorld& world, const Ray& ray) {
+ExactHit closestExactHit(const btCollisionWorld& world, const RayPath& ray) {
     ExactHit closest;
     const btCollisionObjectArray& objects = world.getCollisionObjectArray();
     for (int i = 0; i < objects.size(); ++i) {

@@ -33,7 +33,7 @@ template <class T> void benchIntersectRayPlane(benchmark::State& state) {
     const auto cases =
         makeCases<T>([](Random& random) { return segmentRay<T, 3>(random.point<T>(3), random.point<T>(3)); });
     runCases(state, cases,
-             [](const Ray<T>& ray, const Plane<T>& plane) { return intersectRayPlane(ray, plane); });
+             [](const RayPath<T>& ray, const Plane<T>& plane) { return intersectRayPlane(ray, plane); });
 }
 
 template <class T> void benchClassifyPointPlane(benchmark::State& state) {

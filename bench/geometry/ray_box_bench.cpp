@@ -18,7 +18,7 @@ using analytic::bench::kLongRay;
 // A box of random size and position around the origin, and a ray from outside aimed at a point in or
 // near it (so about half hit).
 template <class T> struct BoxCase {
-    Ray<T> ray;
+    RayPath<T> ray;
     Aabb<T> aabb;
     Obb<T> obb;
 };
@@ -36,7 +36,7 @@ template <class T> auto makeCases(std::uint64_t seed) {
 }
 
 // Boxes scattered along one ray, for the prepared (one ray, many boxes) forms.
-template <class T> auto boxesAlong(const Ray<T>& ray, std::uint64_t seed) {
+template <class T> auto boxesAlong(const RayPath<T>& ray, std::uint64_t seed) {
     return bench::drawCases(seed, [&](test::Random& random) {
         const Vec3<T> center = ray.at(T(random.uniform(0, 1))) + random.point<T>(2);
         const Vec3<T> half(T(random.uniform(0.5, 2)), T(random.uniform(0.5, 2)), T(random.uniform(0.5, 2)));

@@ -27,7 +27,7 @@ template <class T, int N> VecN<T, N> randomPoint(Random& random, double extent) 
 }
 
 template <class T, int N, class Solid> struct Case {
-    Ray<T, N> ray;
+    RayPath<T, N> ray;
     Solid solid;
 };
 
@@ -41,7 +41,7 @@ template <class T, int N, class MakeSolid> auto makeCases(std::uint64_t seed, co
         const VecN<T, N> direction =
             (middle + randomPoint<T, N>(random, 1) - origin) * T(random.uniform(0.5, 2));
         const T maxT = random.chance(0.5) ? std::numeric_limits<T>::infinity() : T(random.uniform(0.5, 1.5));
-        return Case<T, N, Solid>{Ray<T, N>{origin, direction, maxT}, solid};
+        return Case<T, N, Solid>{RayPath<T, N>{origin, direction, maxT}, solid};
     });
 }
 
@@ -67,28 +67,28 @@ template <class T, class Solid> auto axisSolidCases(std::uint64_t seed) {
 
 template <class T> void benchRaySphere(benchmark::State& state) {
     runCases(state, ballCases<T, 3>(),
-             [](const Ray<T>& ray, const Sphere<T>& s) { return intersectRaySphere(ray, s); });
+             [](const RayPath<T>& ray, const Sphere<T>& s) { return intersectRaySphere(ray, s); });
 }
 
 template <class T> void benchRayCircle(benchmark::State& state) {
     runCases(state, ballCases<T, 2>(),
-             [](const Ray2<T>& ray, const Circle<T>& c) { return intersectRaySphere(ray, c); });
+             [](const RayPath2<T>& ray, const Circle<T>& c) { return intersectRaySphere(ray, c); });
 }
 
 template <class T> void benchSegmentSphereCrossings(benchmark::State& state) {
-    runCases(state, ballCases<T, 3>(), [](const Ray<T>& ray, const Sphere<T>& s) {
+    runCases(state, ballCases<T, 3>(), [](const RayPath<T>& ray, const Sphere<T>& s) {
         return surfaceCrossings(intersectRaySphere(ray, s), ray).count;
     });
 }
 
 template <class T> void benchRayCapsule(benchmark::State& state) {
     runCases(state, axisSolidCases<T, Capsule<T>>(2),
-             [](const Ray<T>& ray, const Capsule<T>& c) { return intersectRayCapsule(ray, c); });
+             [](const RayPath<T>& ray, const Capsule<T>& c) { return intersectRayCapsule(ray, c); });
 }
 
 template <class T> void benchRayCylinder(benchmark::State& state) {
     runCases(state, axisSolidCases<T, Cylinder<T>>(3),
-             [](const Ray<T>& ray, const Cylinder<T>& c) { return intersectRayCylinder(ray, c); });
+             [](const RayPath<T>& ray, const Cylinder<T>& c) { return intersectRayCylinder(ray, c); });
 }
 
 }  // namespace

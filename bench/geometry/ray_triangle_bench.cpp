@@ -17,7 +17,7 @@ using analytic::bench::kLongRay;
 
 // A random triangle near the origin and a ray from outside aimed at a point in or near it.
 template <class T> struct TriangleCase {
-    Ray<T> ray;
+    RayPath<T> ray;
     Triangle<T> triangle;
 };
 
@@ -43,7 +43,7 @@ template <class T> auto makeCases() {
 
 // Triangles around one ray: a fraction `crossed` of them moved so that the ray's line passes through
 // an aim point (inside about half of the time), the others left off the ray.
-template <class T> auto trianglesAlong(const Ray<T>& ray, double crossed) {
+template <class T> auto trianglesAlong(const RayPath<T>& ray, double crossed) {
     return bench::drawCases(2, [&](test::Random& random) {
         const Triangle<T> triangle = randomTriangle(random, ray.at(T(random.uniform(0, 1))));
         const Vec3<T> shift = random.chance(crossed)

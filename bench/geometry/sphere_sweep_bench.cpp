@@ -13,7 +13,7 @@ using namespace analytic;
 using analytic::test::Random;
 
 template <class T, class Target> struct SweepCase {
-    Ray<T> path;
+    RayPath<T> path;
     T radius;
     Target target;
 };
@@ -26,7 +26,7 @@ template <class T, class MakeTarget> auto makeCases(MakeTarget makeTarget) {
         const Vec3<T> start = center + T(random.uniform(1, 4)) * random.unitVector<T>();
         const Vec3<T> aim = center + random.point<T>(1.5);
         return SweepCase<T, decltype(target)>{
-            Ray<T>{start, (aim - start) * T(random.uniform(0.3, 1.5)), T(1)}, T(random.uniform(0.1, 0.5)),
+            RayPath<T>{start, (aim - start) * T(random.uniform(0.3, 1.5)), T(1)}, T(random.uniform(0.1, 0.5)),
             target};
     });
 }
@@ -41,7 +41,7 @@ template <class T> void benchSweepSphereSphere(benchmark::State& state) {
     const auto cases = makeCases<T>([](Random& random, const Vec3<T>& center) {
         return Sphere<T>{center, T(random.uniform(0.5, 1))};
     });
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Sphere<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Sphere<T>& target) {
         return sweepSphereSphere(path, radius, target);
     });
 }
@@ -51,7 +51,7 @@ template <class T> void benchSweepSphereCapsule(benchmark::State& state) {
         const Vec3<T> halfAxis = random.unitVector<T>() * T(random.uniform(0.5, 1));
         return Capsule<T>{center - halfAxis, center + halfAxis, T(random.uniform(0.2, 0.6))};
     });
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Capsule<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Capsule<T>& target) {
         return sweepSphereCapsule(path, radius, target);
     });
 }
@@ -64,7 +64,7 @@ template <class T> void benchSweepSphereObb(benchmark::State& state) {
     const auto cases = makeCases<T>([](Random& random, const Vec3<T>& center) {
         return Obb<T>{center, random.rotation<T>(), randomHalfExtents<T>(random)};
     });
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Obb<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Obb<T>& target) {
         return sweepSphereObb(path, radius, target);
     });
 }
@@ -74,7 +74,7 @@ template <class T> void benchSweepSphereAabb(benchmark::State& state) {
         const Vec3<T> half = randomHalfExtents<T>(random);
         return Aabb<T>{center - half, center + half};
     });
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Aabb<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Aabb<T>& target) {
         return sweepSphereAabb(path, radius, target);
     });
 }
@@ -85,14 +85,14 @@ template <class T> Triangle<T> randomTriangle(Random& random, const Vec3<T>& cen
 
 template <class T> void benchSweepSphereTriangle(benchmark::State& state) {
     const auto cases = makeCases<T>(randomTriangle<T>);
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Triangle<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Triangle<T>& target) {
         return sweepSphereTriangle(path, radius, target);
     });
 }
 
 template <class T> void benchSweepSphereTriangleOneSided(benchmark::State& state) {
     const auto cases = makeCases<T>(randomTriangle<T>);
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Triangle<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Triangle<T>& target) {
         return sweepSphereTriangle(path, radius, target, FaceCulling::BackFaces);
     });
 }
@@ -104,14 +104,14 @@ template <class T> Plane<T> randomPlane(Random& random, const Vec3<T>& center) {
 
 template <class T> void benchSweepSpherePlane(benchmark::State& state) {
     const auto cases = makeCases<T>(randomPlane<T>);
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Plane<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Plane<T>& target) {
         return sweepSpherePlane(path, radius, target);
     });
 }
 
 template <class T> void benchSweepSphereTwoSidedPlane(benchmark::State& state) {
     const auto cases = makeCases<T>(randomPlane<T>);
-    runCases(state, cases, [](const Ray<T>& path, T radius, const Plane<T>& target) {
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Plane<T>& target) {
         return sweepSphereTwoSidedPlane(path, radius, target);
     });
 }

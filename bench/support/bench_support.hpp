@@ -24,7 +24,7 @@ template <class MakeCase> auto drawCases(std::uint64_t seed, const MakeCase& mak
 }
 
 // The ray of the prepared forms (one ray against many shapes), which scatter their shapes along it.
-template <class T> const Ray<T> kLongRay{Vec3<T>(-50, -3, 2), Vec3<T>(100, 6, -4), T(1)};
+template <class T> const RayPath<T> kLongRay{Vec3<T>(-50, -3, 2), Vec3<T>(100, 6, -4), T(1)};
 
 // Runs kernel(c) for every case c once per iteration. Each case counts as an item processed, and the
 // counter named timePerCase (if not null) shows the time per case.

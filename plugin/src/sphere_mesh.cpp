@@ -171,11 +171,12 @@ void SphereMesh::collide(const btCollisionObjectWrapper& sphere, const btCollisi
 
 Scalar SphereMesh::timeOfImpact(const btCollisionObject& sphere, const btCollisionObject& mesh) {
     return sphereTimeOfImpact(
-        sphere, mesh, [](const Ray<Scalar>& path, Scalar radius, const btCollisionObject& meshObject) {
+        sphere, mesh, [](const RayPath<Scalar>& path, Scalar radius, const btCollisionObject& meshObject) {
             const auto& meshShape = shapeOf<btConcaveShape>(meshObject);
             const btTransform& meshTransform = meshObject.getWorldTransform();
-            const Ray<Scalar> local{toGlm(meshTransform.invXform(toBullet(path.origin))),
-                                    toGlm(toBullet(path.direction) * meshTransform.getBasis()), path.maxT};
+            const RayPath<Scalar> local{toGlm(meshTransform.invXform(toBullet(path.origin))),
+                                        toGlm(toBullet(path.direction) * meshTransform.getBasis()),
+                                        path.maxT};
             const FrontSide front = frontSideOf(meshShape);
             const FaceCulling culling = isOneSided(meshObject) ? FaceCulling::BackFaces : FaceCulling::None;
             const Vec3<Scalar> end = local.at(local.maxT);

@@ -226,9 +226,9 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
     using T = TypeParam;
     checkRandomCases(501, [](Random& random, const Frame& frame, int k, int& skipped) {
         const Plane<T> plane = randomPlaneNear<T>(random, frame, 1);
-        Ray<T> ray{randomPointNear<T>(random, frame, 3),
-                   Vec3<T>(random.unitVector<double>() * frame.size * random.logUniform(0.1, 10)),
-                   random.chance(0.3) ? std::numeric_limits<T>::infinity() : T(random.uniform(0.5, 3))};
+        RayPath<T> ray{randomPointNear<T>(random, frame, 3),
+                       Vec3<T>(random.unitVector<double>() * frame.size * random.logUniform(0.1, 10)),
+                       random.chance(0.3) ? std::numeric_limits<T>::infinity() : T(random.uniform(0.5, 3))};
         switch (k % 5) {
             case 1:  // origin on the plane
                 ray.origin = projectOnto(ray.origin, plane);
@@ -341,7 +341,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMissesBehindAndShort) {
     using T = TypeParam;
     const Plane<T> plane = kGroundPlane<T>;
     EXPECT_EQ(intersectRayPlane(
-                  Ray<T>{Vec3<T>(0, 0, 1), Vec3<T>(0, 1, 1), std::numeric_limits<T>::infinity()}, plane)
+                  RayPath<T>{Vec3<T>(0, 0, 1), Vec3<T>(0, 1, 1), std::numeric_limits<T>::infinity()}, plane)
                   ->outcome,
               RayPlaneOutcome::Miss)
         << "plane behind the origin";
@@ -349,7 +349,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneMissesBehindAndShort) {
               RayPlaneOutcome::Miss)
         << "segment too short";
     const auto far = intersectRayPlane(
-        Ray<T>{Vec3<T>(0, 0, 1e6), Vec3<T>(1, 0, -1e-3), std::numeric_limits<T>::infinity()}, plane);
+        RayPath<T>{Vec3<T>(0, 0, 1e6), Vec3<T>(1, 0, -1e-3), std::numeric_limits<T>::infinity()}, plane);
     ASSERT_EQ(far->outcome, RayPlaneOutcome::Hit) << "an unbounded ray reaches the plane far away";
     EXPECT_NEAR(far->hit.t, T(1e9), T(1e9) * 4 * unitRoundoff<T>);
 }
@@ -359,7 +359,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneCrossingBeyondRangeIsMiss) {
     using T = TypeParam;
     const T huge = std::numeric_limits<T>::max() / 4;
     const auto result = intersectRayPlane(
-        Ray<T>{Vec3<T>(0, 0, huge), Vec3<T>(1, 0, T(-1e-6)), std::numeric_limits<T>::infinity()},
+        RayPath<T>{Vec3<T>(0, 0, huge), Vec3<T>(1, 0, T(-1e-6)), std::numeric_limits<T>::infinity()},
         kGroundPlane<T>);
     ASSERT_TRUE(result);
     EXPECT_EQ(result->outcome, RayPlaneOutcome::Miss);
@@ -419,10 +419,12 @@ TYPED_TEST(PlaneTests, RegressionParallelSegmentIsReportedAsParallel) {
     }
     EXPECT_GT(noisyApproach, 100) << "the case must have n . direction != 0 in T";
     // A ray of length 0 goes nowhere: parallel, or in the plane.
-    EXPECT_EQ(intersectRayPlane(Ray<T>{Vec3<T>(0, 0, 1), Vec3<T>(0, 0, -1), T(0)}, kGroundPlane<T>)->outcome,
-              RayPlaneOutcome::Parallel);
-    EXPECT_EQ(intersectRayPlane(Ray<T>{Vec3<T>(4, 5, 0), Vec3<T>(0, 0, -1), T(0)}, kGroundPlane<T>)->outcome,
-              RayPlaneOutcome::InPlane);
+    EXPECT_EQ(
+        intersectRayPlane(RayPath<T>{Vec3<T>(0, 0, 1), Vec3<T>(0, 0, -1), T(0)}, kGroundPlane<T>)->outcome,
+        RayPlaneOutcome::Parallel);
+    EXPECT_EQ(
+        intersectRayPlane(RayPath<T>{Vec3<T>(4, 5, 0), Vec3<T>(0, 0, -1), T(0)}, kGroundPlane<T>)->outcome,
+        RayPlaneOutcome::InPlane);
     // Exactly parallel, axis-aligned.
     EXPECT_EQ(
         intersectRayPlane(segmentRay<T, 3>(Vec3<T>(0, 0, 1), Vec3<T>(5, 5, 1)), kGroundPlane<T>)->outcome,
@@ -449,12 +451,13 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneHugeAndTinyScales) {
 TYPED_TEST(PlaneTests, IntersectRayPlaneRejectsInvalidInput) {
     using T = TypeParam;
     const Plane<T> plane = kGroundPlane<T>;
-    const Ray<T> ray{Vec3<T>(0, 0, 1), Vec3<T>(0, 0, -1), T(2)};
+    const RayPath<T> ray{Vec3<T>(0, 0, 1), Vec3<T>(0, 0, -1), T(2)};
     forEachNonFiniteField<T>(
         ray, [](int index, T value) { return index == 6 && value == std::numeric_limits<T>::infinity(); },
-        [&](const Ray<T>& invalid) { EXPECT_FALSE(intersectRayPlane(invalid, plane)); });
-    EXPECT_FALSE(intersectRayPlane(Ray<T>{Vec3<T>(0, 0, 1), Vec3<T>(0), T(1)}, plane)) << "zero direction";
-    EXPECT_FALSE(intersectRayPlane(Ray<T>{Vec3<T>(0, 0, 1), Vec3<T>(0, 0, -1), T(-1)}, plane))
+        [&](const RayPath<T>& invalid) { EXPECT_FALSE(intersectRayPlane(invalid, plane)); });
+    EXPECT_FALSE(intersectRayPlane(RayPath<T>{Vec3<T>(0, 0, 1), Vec3<T>(0), T(1)}, plane))
+        << "zero direction";
+    EXPECT_FALSE(intersectRayPlane(RayPath<T>{Vec3<T>(0, 0, 1), Vec3<T>(0, 0, -1), T(-1)}, plane))
         << "negative maxT";
     EXPECT_FALSE(intersectRayPlane(ray, plane, -1)) << "negative tolerance";
     forEachInvalidPlane<T>([&](const Plane<T>& invalid) { EXPECT_FALSE(intersectRayPlane(ray, invalid)); });

@@ -98,7 +98,7 @@ template <class T> void compareFace(const SurfaceHit<T>& hit, const ref::SlabBox
     }
 }
 
-template <class T, class Box> void checkAgainstReference(const Ray<T>& ray, const Box& box,
+template <class T, class Box> void checkAgainstReference(const RayPath<T>& ray, const Box& box,
                                                          const std::optional<RaySolidHit<T>>& result,
                                                          Agreement& agreement) {
     agreement.describeCase = [&] { return text(ray) + ", " + text(box); };
@@ -180,7 +180,7 @@ BoxCase randomBoxCase(test::Random& random, bool rotated, double farthest) {
     return box;
 }
 
-template <class T> Ray<T> toRay(const BoxCase& box) {
+template <class T> RayPath<T> toRay(const BoxCase& box) {
     return {Vec3<T>(box.origin), Vec3<T>(box.direction), T(box.maxT)};
 }
 
@@ -193,7 +193,7 @@ TYPED_TEST(RayBoxTest, AabbAgreesWithReferenceOnRandomCases) {
     for (int i = 0; i < kRandomCases; ++i) {
         const BoxCase spec = randomBoxCase(random, false, farthestCentre<T>());
         const Aabb<T> box{Vec3<T>(spec.center - spec.half), Vec3<T>(spec.center + spec.half)};
-        Ray<T> ray = toRay<T>(spec);
+        RayPath<T> ray = toRay<T>(spec);
         const int axis = int(random.uniform(0, 3));
         if (random.chance(0.05) && ray.direction[(axis + 1) % 3] != T(0) &&
             ray.direction[(axis + 2) % 3] != T(0)) {
@@ -217,7 +217,7 @@ TYPED_TEST(RayBoxTest, ObbAgreesWithReferenceOnRandomCases) {
     for (int i = 0; i < kRandomCases; ++i) {
         const BoxCase spec = randomBoxCase(random, random.chance(0.9), farthestCentre<T>());
         const Obb<T> box{Vec3<T>(spec.center), Mat3<T>(spec.rotation), Vec3<T>(spec.half)};
-        const Ray<T> ray = toRay<T>(spec);
+        const RayPath<T> ray = toRay<T>(spec);
         checkAgainstReference(ray, box, intersectRayObb(ray, box), agreement);
     }
     expectAgreement(agreement);
@@ -227,7 +227,7 @@ template <class T> Aabb<T> unitBox() { return {Vec3<T>(0), Vec3<T>(1)}; }
 
 TYPED_TEST(RayBoxTest, RayThroughBoxReportsEntryAndExitFaces) {
     using T = TypeParam;
-    const auto hit = intersectRayAabb(Ray<T>{{-1, T(0.25), T(0.5)}, {2, 0, 0}, 10}, unitBox<T>());
+    const auto hit = intersectRayAabb(RayPath<T>{{-1, T(0.25), T(0.5)}, {2, 0, 0}, 10}, unitBox<T>());
     ASSERT_TRUE(hit.has_value());
     EXPECT_EQ(hit->entry.t, T(0.5));
     EXPECT_EQ(hit->exit.t, T(1));
@@ -241,8 +241,10 @@ TYPED_TEST(RayBoxTest, RayThroughBoxReportsEntryAndExitFaces) {
 TYPED_TEST(RayBoxTest, AxisParallelRayOutsideSlabMisses) {
     using T = TypeParam;
     for (const T outside : {T(-0.5), T(1.5)}) {
-        EXPECT_FALSE(intersectRayAabb(Ray<T>{{-1, outside, T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
-        EXPECT_FALSE(intersectRayAabb(Ray<T>{{outside, T(0.5), 2}, {0, 0, -1}, unbounded<T>}, unitBox<T>()));
+        EXPECT_FALSE(
+            intersectRayAabb(RayPath<T>{{-1, outside, T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
+        EXPECT_FALSE(
+            intersectRayAabb(RayPath<T>{{outside, T(0.5), 2}, {0, 0, -1}, unbounded<T>}, unitBox<T>()));
     }
 }
 
@@ -251,7 +253,8 @@ TYPED_TEST(RayBoxTest, RayAlongFaceOrEdgeHitsTheClosedBox) {
     // In the face plane y = 1, and along the edge y = 1, z = 1; zero components of either sign.
     for (const T zero : {T(0), T(-0.0)}) {
         for (const Vec3<T> origin : {Vec3<T>(-1, 1, T(0.5)), Vec3<T>(-1, 1, 1), Vec3<T>(-1, 0, 0)}) {
-            const auto hit = intersectRayAabb(Ray<T>{origin, {1, zero, zero}, unbounded<T>}, unitBox<T>());
+            const auto hit =
+                intersectRayAabb(RayPath<T>{origin, {1, zero, zero}, unbounded<T>}, unitBox<T>());
             ASSERT_TRUE(hit.has_value()) << text(origin);
             EXPECT_EQ(hit->entry.t, T(1));
             EXPECT_EQ(hit->exit.t, T(2));
@@ -264,7 +267,7 @@ TYPED_TEST(RayBoxTest, RayAlongFaceOrEdgeHitsTheClosedBox) {
 
 TYPED_TEST(RayBoxTest, RayThroughCornerTakesTheLowestAxisFace) {
     using T = TypeParam;
-    const auto hit = intersectRayAabb(Ray<T>{{-1, -1, -1}, {1, 1, 1}, unbounded<T>}, unitBox<T>());
+    const auto hit = intersectRayAabb(RayPath<T>{{-1, -1, -1}, {1, 1, 1}, unbounded<T>}, unitBox<T>());
     ASSERT_TRUE(hit.has_value());
     EXPECT_EQ(hit->entry.t, T(1));
     EXPECT_EQ(hit->exit.t, T(2));
@@ -273,7 +276,7 @@ TYPED_TEST(RayBoxTest, RayThroughCornerTakesTheLowestAxisFace) {
     EXPECT_EQ(hit->entry.normal, Vec3<T>(-1, 0, 0));
     EXPECT_EQ(hit->exit.normal, Vec3<T>(1, 0, 0));
     // A ray that only touches an edge still hits: entry = exit, the entry face is y's, the exit face x's.
-    const auto touch = intersectRayAabb(Ray<T>{{0, -1, T(0.5)}, {1, 1, 0}, unbounded<T>}, unitBox<T>());
+    const auto touch = intersectRayAabb(RayPath<T>{{0, -1, T(0.5)}, {1, 1, 0}, unbounded<T>}, unitBox<T>());
     ASSERT_TRUE(touch.has_value());
     EXPECT_EQ(touch->entry.t, T(1));
     EXPECT_EQ(touch->exit.t, T(1));
@@ -284,14 +287,14 @@ TYPED_TEST(RayBoxTest, RayThroughCornerTakesTheLowestAxisFace) {
 
 TYPED_TEST(RayBoxTest, OriginInsideGivesNegativeEntry) {
     using T = TypeParam;
-    const auto hit = intersectRayAabb(Ray<T>{{T(0.25), T(0.5), T(0.5)}, {1, 0, 0}, 1}, unitBox<T>());
+    const auto hit = intersectRayAabb(RayPath<T>{{T(0.25), T(0.5), T(0.5)}, {1, 0, 0}, 1}, unitBox<T>());
     ASSERT_TRUE(hit.has_value());
     EXPECT_TRUE(hit->originInside);
     EXPECT_EQ(hit->entry.t, T(-0.25));
     EXPECT_EQ(hit->exit.t, T(0.75));
     // The exit may lie beyond maxT: the ray is still inside the box over [0, maxT].
     const auto shortRay =
-        intersectRayAabb(Ray<T>{{T(0.25), T(0.5), T(0.5)}, {1, 0, 0}, T(0.125)}, unitBox<T>());
+        intersectRayAabb(RayPath<T>{{T(0.25), T(0.5), T(0.5)}, {1, 0, 0}, T(0.125)}, unitBox<T>());
     ASSERT_TRUE(shortRay.has_value());
     EXPECT_EQ(shortRay->exit.t, T(0.75));
 }
@@ -300,12 +303,12 @@ TYPED_TEST(RayBoxTest, OriginOnSurface) {
     using T = TypeParam;
     // Going in: entry at t = 0, not inside. Going out: the closed box holds the origin, exit at t = 0.
     const auto in =
-        intersectRayAabb(Ray<T>{{0, T(0.5), T(0.5)}, {1, T(0.25), 0}, unbounded<T>}, unitBox<T>());
+        intersectRayAabb(RayPath<T>{{0, T(0.5), T(0.5)}, {1, T(0.25), 0}, unbounded<T>}, unitBox<T>());
     ASSERT_TRUE(in.has_value());
     EXPECT_EQ(in->entry.t, T(0));
     EXPECT_FALSE(in->originInside);
     const auto out =
-        intersectRayAabb(Ray<T>{{0, T(0.5), T(0.5)}, {-1, T(0.25), 0}, unbounded<T>}, unitBox<T>());
+        intersectRayAabb(RayPath<T>{{0, T(0.5), T(0.5)}, {-1, T(0.25), 0}, unbounded<T>}, unitBox<T>());
     ASSERT_TRUE(out.has_value());
     EXPECT_EQ(out->exit.t, T(0));
     EXPECT_EQ(out->exit.normal, Vec3<T>(-1, 0, 0));
@@ -315,18 +318,18 @@ TYPED_TEST(RayBoxTest, OriginOnSurface) {
 TYPED_TEST(RayBoxTest, RayEndingBeforeTheBoxMisses) {
     using T = TypeParam;
     const Vec3<T> origin(-1, T(0.5), T(0.5));
-    EXPECT_FALSE(intersectRayAabb(Ray<T>{origin, {1, 0, 0}, T(0.99)}, unitBox<T>()));
-    const auto reaches = intersectRayAabb(Ray<T>{origin, {1, 0, 0}, T(1)}, unitBox<T>());
+    EXPECT_FALSE(intersectRayAabb(RayPath<T>{origin, {1, 0, 0}, T(0.99)}, unitBox<T>()));
+    const auto reaches = intersectRayAabb(RayPath<T>{origin, {1, 0, 0}, T(1)}, unitBox<T>());
     ASSERT_TRUE(reaches.has_value());
     EXPECT_EQ(reaches->entry.t, T(1));
     // maxT = 0: only a box holding the origin.
-    EXPECT_FALSE(intersectRayAabb(Ray<T>{origin, {1, 0, 0}, T(0)}, unitBox<T>()));
-    EXPECT_TRUE(intersectRayAabb(Ray<T>{{T(0.5), T(0.5), T(0.5)}, {1, 0, 0}, T(0)}, unitBox<T>()));
+    EXPECT_FALSE(intersectRayAabb(RayPath<T>{origin, {1, 0, 0}, T(0)}, unitBox<T>()));
+    EXPECT_TRUE(intersectRayAabb(RayPath<T>{{T(0.5), T(0.5), T(0.5)}, {1, 0, 0}, T(0)}, unitBox<T>()));
 }
 
 TYPED_TEST(RayBoxTest, ZeroLengthRayIsNoHit) {
     using T = TypeParam;
-    const Ray<T> ray{{T(0.5), T(0.5), T(0.5)}, Vec3<T>(0), 1};
+    const RayPath<T> ray{{T(0.5), T(0.5), T(0.5)}, Vec3<T>(0), 1};
     EXPECT_FALSE(intersectRayAabb(ray, unitBox<T>()));
     EXPECT_FALSE(makeSlabRay(ray));
     EXPECT_FALSE(intersectRayObb(ray, Obb<T>{Vec3<T>(0), Mat3<T>(1), Vec3<T>(1)}));
@@ -334,7 +337,7 @@ TYPED_TEST(RayBoxTest, ZeroLengthRayIsNoHit) {
 
 TYPED_TEST(RayBoxTest, DegenerateBoxes) {
     using T = TypeParam;
-    const Ray<T> down{{T(0.5), T(0.5), 2}, {0, 0, -1}, unbounded<T>};
+    const RayPath<T> down{{T(0.5), T(0.5), 2}, {0, 0, -1}, unbounded<T>};
     // Flat (zero thickness) box: a closed rectangle, hit on both faces at once.
     const auto flat = intersectRayAabb(down, Aabb<T>{{0, 0, 1}, {1, 1, 1}});
     ASSERT_TRUE(flat.has_value());
@@ -342,8 +345,8 @@ TYPED_TEST(RayBoxTest, DegenerateBoxes) {
     EXPECT_EQ(flat->exit.t, T(1));
     // Inverted boxes (min > max on an axis) and negative half extents are empty.
     EXPECT_FALSE(intersectRayAabb(down, Aabb<T>{{1, 0, 0}, {0, 1, 1}}));
-    EXPECT_FALSE(
-        intersectRayAabb(Ray<T>{{1, T(0.5), 2}, {0, 0, -1}, unbounded<T>}, Aabb<T>{{1, 0, 0}, {0, 1, 1}}));
+    EXPECT_FALSE(intersectRayAabb(RayPath<T>{{1, T(0.5), 2}, {0, 0, -1}, unbounded<T>},
+                                  Aabb<T>{{1, 0, 0}, {0, 1, 1}}));
     EXPECT_FALSE(rayOverlapsAabb(*makeSlabRay(down), Aabb<T>{{1, 0, 0}, {0, 1, 1}}));
     EXPECT_FALSE(intersectRayObb(down, Obb<T>{{T(0.5), T(0.5), T(0.5)}, Mat3<T>(1), {T(-0.5), 1, 1}}));
     // A point box (all half extents 0) is hit by a ray through it.
@@ -359,7 +362,7 @@ TYPED_TEST(RayBoxTest, HugeAndTinyScales) {
         const Vec3<T> centre = Vec3<T>(T(3), T(-5), T(7)) * (scale * 64);
         const Obb<T> obb{centre, Mat3<T>(1), Vec3<T>(scale)};
         const Aabb<T> aabb{centre - scale, centre + scale};
-        const Ray<T> ray{centre + Vec3<T>(-4 * scale, T(0.5) * scale, 0), {scale, 0, 0}, unbounded<T>};
+        const RayPath<T> ray{centre + Vec3<T>(-4 * scale, T(0.5) * scale, 0), {scale, 0, 0}, unbounded<T>};
         for (const auto& hit : {intersectRayAabb(ray, aabb), intersectRayObb(ray, obb)}) {
             ASSERT_TRUE(hit.has_value()) << scale;
             EXPECT_EQ(hit->entry.t, T(3));
@@ -367,7 +370,7 @@ TYPED_TEST(RayBoxTest, HugeAndTinyScales) {
             EXPECT_EQ(hit->entry.point, centre + Vec3<T>(-scale, T(0.5) * scale, 0));
         }
         EXPECT_FALSE(intersectRayAabb(
-            Ray<T>{ray.origin + Vec3<T>(0, 2 * scale, 0), ray.direction, unbounded<T>}, aabb));
+            RayPath<T>{ray.origin + Vec3<T>(0, 2 * scale, 0), ray.direction, unbounded<T>}, aabb));
     }
 }
 
@@ -376,7 +379,7 @@ TYPED_TEST(RayBoxTest, ObbTransformsTheRayIntoTheBoxFrame) {
     // Box rotated 90 degrees about z: its local x axis is world y. Half extents (1, 2, 3).
     const Mat3<T> rotation(Vec3<T>(0, 1, 0), Vec3<T>(-1, 0, 0), Vec3<T>(0, 0, 1));
     const Obb<T> box{{10, 20, 30}, rotation, {1, 2, 3}};
-    const auto hit = intersectRayObb(Ray<T>{{0, 20, 30}, {1, 0, 0}, unbounded<T>}, box);
+    const auto hit = intersectRayObb(RayPath<T>{{0, 20, 30}, {1, 0, 0}, unbounded<T>}, box);
     ASSERT_TRUE(hit.has_value());
     EXPECT_EQ(hit->entry.t, T(8));  // world x extent is the local y half extent, 2
     EXPECT_EQ(hit->exit.t, T(12));
@@ -388,14 +391,14 @@ TYPED_TEST(RayBoxTest, ObbTransformsTheRayIntoTheBoxFrame) {
 TYPED_TEST(RayBoxTest, NonFiniteInputIsNoHit) {
     using T = TypeParam;
     const T nan = std::numeric_limits<T>::quiet_NaN(), infinity = std::numeric_limits<T>::infinity();
-    const Ray<T> ray{{-1, T(0.5), T(0.5)}, {1, 0, 0}, 10};
+    const RayPath<T> ray{{-1, T(0.5), T(0.5)}, {1, 0, 0}, 10};
     const Aabb<T> aabb = unitBox<T>();
     const Obb<T> obb{Vec3<T>(T(0.5)), Mat3<T>(1), Vec3<T>(T(0.5))};
     ASSERT_TRUE(intersectRayAabb(ray, aabb));
     ASSERT_TRUE(intersectRayObb(ray, obb));
     // Every scalar of the ray but maxT (checked below, with a negative value too), of the AABB and the OBB.
     const auto isMaxT = [](int index, T) { return index == 6; };
-    test::forEachNonFiniteField<T>(ray, isMaxT, [&](const Ray<T>& badRay) {
+    test::forEachNonFiniteField<T>(ray, isMaxT, [&](const RayPath<T>& badRay) {
         EXPECT_FALSE(intersectRayAabb(badRay, aabb));
         EXPECT_FALSE(intersectRayObb(badRay, obb));
     });
@@ -404,9 +407,9 @@ TYPED_TEST(RayBoxTest, NonFiniteInputIsNoHit) {
     test::forEachNonFiniteField<T>(obb,
                                    [&](const Obb<T>& badObb) { EXPECT_FALSE(intersectRayObb(ray, badObb)); });
     for (const T badMaxT : {nan, -infinity, T(-1)}) {
-        EXPECT_FALSE(intersectRayAabb(Ray<T>{ray.origin, ray.direction, badMaxT}, aabb));
-        EXPECT_FALSE(intersectRayObb(Ray<T>{ray.origin, ray.direction, badMaxT}, obb));
-        EXPECT_FALSE(makeSlabRay(Ray<T>{ray.origin, ray.direction, badMaxT}));
+        EXPECT_FALSE(intersectRayAabb(RayPath<T>{ray.origin, ray.direction, badMaxT}, aabb));
+        EXPECT_FALSE(intersectRayObb(RayPath<T>{ray.origin, ray.direction, badMaxT}, obb));
+        EXPECT_FALSE(makeSlabRay(RayPath<T>{ray.origin, ray.direction, badMaxT}));
     }
     // The broadphase form: a NaN bound is no overlap.
     Aabb<T> nanBox = aabb;
@@ -421,14 +424,14 @@ TYPED_TEST(RayBoxTest, NonFiniteInputIsNoHit) {
 TYPED_TEST(RayBoxTest, SubnormalDirectionComponentIsParallel) {
     using T = TypeParam;
     const T subnormal = std::numeric_limits<T>::denorm_min();
-    const auto hit = intersectRayAabb(Ray<T>{{-1, T(0.5), T(0.5)}, {1, subnormal, -subnormal}, unbounded<T>},
-                                      unitBox<T>());
+    const auto hit = intersectRayAabb(
+        RayPath<T>{{-1, T(0.5), T(0.5)}, {1, subnormal, -subnormal}, unbounded<T>}, unitBox<T>());
     ASSERT_TRUE(hit.has_value());
     EXPECT_EQ(hit->entry.t, T(1));
     EXPECT_EQ(hit->exit.t, T(2));
     // Only subnormal components: every t overflows, which is no hit rather than an infinite t.
-    EXPECT_FALSE(
-        intersectRayAabb(Ray<T>{{T(0.5), T(0.5), T(0.5)}, Vec3<T>(subnormal), unbounded<T>}, unitBox<T>()));
+    EXPECT_FALSE(intersectRayAabb(RayPath<T>{{T(0.5), T(0.5), T(0.5)}, Vec3<T>(subnormal), unbounded<T>},
+                                  unitBox<T>()));
 }
 
 // Document 001's 2D slab code as printed (double), for the regressions below: it skips an axis whose
@@ -479,19 +482,19 @@ TYPED_TEST(RayBoxTest, RegressionParallelRayOutsideSlabIsNoHit) {
     using T = TypeParam;
     // Parallel to the y slab but above it: document 001 skips the y axis and reports a hit.
     ASSERT_TRUE(documentSlab2D({0, 0}, {1, 1}, {-2, 2}, {1, 0}));
-    EXPECT_FALSE(intersectRayAabb(Ray<T>{{-2, 2, T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
+    EXPECT_FALSE(intersectRayAabb(RayPath<T>{{-2, 2, T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
     EXPECT_FALSE(
-        rayOverlapsAabb(*makeSlabRay(Ray<T>{{-2, 2, T(0.5)}, {1, 0, 0}, unbounded<T>}), unitBox<T>()));
+        rayOverlapsAabb(*makeSlabRay(RayPath<T>{{-2, 2, T(0.5)}, {1, 0, 0}, unbounded<T>}), unitBox<T>()));
 }
 
 TYPED_TEST(RayBoxTest, RegressionBoxBehindOriginIsNoHit) {
     using T = TypeParam;
     // The box lies at t in [-3, -2]: tmax >= tmin holds, and document 001 reports a hit.
     ASSERT_TRUE(documentSlab2D({0, 0}, {1, 1}, {3, T(0.5)}, {1, 0}));
-    EXPECT_FALSE(intersectRayAabb(Ray<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
-    EXPECT_FALSE(
-        rayOverlapsAabb(*makeSlabRay(Ray<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>}), unitBox<T>()));
-    EXPECT_FALSE(intersectRayObb(Ray<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>},
+    EXPECT_FALSE(intersectRayAabb(RayPath<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
+    EXPECT_FALSE(rayOverlapsAabb(*makeSlabRay(RayPath<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>}),
+                                 unitBox<T>()));
+    EXPECT_FALSE(intersectRayObb(RayPath<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>},
                                  Obb<T>{Vec3<T>(T(0.5)), Mat3<T>(1), Vec3<T>(T(0.5))}));
 }
 
@@ -502,9 +505,9 @@ TYPED_TEST(RayBoxTest, RegressionNoAbsoluteEpsilon) {
     const Vec3<float> half(5e-5f);
     const Vec3<float> origin(-1e-3f, 5.5e-5f, 0), direction(1, 0, 0);
     ASSERT_TRUE(documentRayAabb3D(origin, direction, 1, half));
-    EXPECT_FALSE(intersectRayAabb(Ray<T>{Vec3<T>(origin), Vec3<T>(direction), 1},
+    EXPECT_FALSE(intersectRayAabb(RayPath<T>{Vec3<T>(origin), Vec3<T>(direction), 1},
                                   Aabb<T>{-Vec3<T>(half), Vec3<T>(half)}));
-    EXPECT_FALSE(intersectRayObb(Ray<T>{Vec3<T>(origin), Vec3<T>(direction), 1},
+    EXPECT_FALSE(intersectRayObb(RayPath<T>{Vec3<T>(origin), Vec3<T>(direction), 1},
                                  Obb<T>{Vec3<T>(0), Mat3<T>(1), Vec3<T>(half)}));
 }
 
@@ -513,12 +516,12 @@ TYPED_TEST(RayBoxTest, RegressionHalfExtentsAreHalfTheSize) {
     // halfExtents (1, 2, 3): a ray at y = 1.5 is inside the y slab (halving them again would miss it), a
     // ray at y = 2.5 outside (taking them for the full size once more, doubling, would hit it).
     const Obb<T> box{Vec3<T>(0), Mat3<T>(1), {1, 2, 3}};
-    const auto inside = intersectRayObb(Ray<T>{{-4, T(1.5), 0}, {1, 0, 0}, unbounded<T>}, box);
+    const auto inside = intersectRayObb(RayPath<T>{{-4, T(1.5), 0}, {1, 0, 0}, unbounded<T>}, box);
     ASSERT_TRUE(inside.has_value());
     EXPECT_EQ(inside->entry.t, T(3));
     EXPECT_EQ(inside->exit.t, T(5));
-    EXPECT_FALSE(intersectRayObb(Ray<T>{{-4, T(2.5), 0}, {1, 0, 0}, unbounded<T>}, box));
-    const auto alongZ = intersectRayObb(Ray<T>{{0, 0, -4}, {0, 0, 1}, unbounded<T>}, box);
+    EXPECT_FALSE(intersectRayObb(RayPath<T>{{-4, T(2.5), 0}, {1, 0, 0}, unbounded<T>}, box));
+    const auto alongZ = intersectRayObb(RayPath<T>{{0, 0, -4}, {0, 0, 1}, unbounded<T>}, box);
     ASSERT_TRUE(alongZ.has_value());
     EXPECT_EQ(alongZ->entry.t, T(1));
     EXPECT_EQ(alongZ->exit.t, T(7));

@@ -59,8 +59,8 @@ TYPED_TEST(RayCapsuleTest, RandomCapsulesAgreeWithReference) {
                 random.chance(0.3) ? axisDirection : test::randomTangent<3>(random, normal);
             return test::SurfaceSample<3>{a + (b - a) * along + normal * radius, normal, heading};
         };
-        const Ray<T> ray = test::randomRayNear<T, 3>(random, i, (a + b) * 0.5, radius + length / 2,
-                                                     placement.size, inside, onSurface);
+        const RayPath<T> ray = test::randomRayNear<T, 3>(random, i, (a + b) * 0.5, radius + length / 2,
+                                                         placement.size, inside, onSurface);
         const Capsule<T> capsule{Vec3<T>(a), Vec3<T>(b), T(radius)};
         test::checkAxisSolidCase(
             checker, ray, intersectRayCapsule(ray, capsule), capsule, "capsule",
@@ -79,13 +79,13 @@ TYPED_TEST(RayCapsuleTest, UprightSideCases) {
 
 TYPED_TEST(RayCapsuleTest, RayAlongTheAxis) {
     using T = TypeParam;
-    const auto hit = intersectRayCapsule(Ray<T>{{0, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
+    const auto hit = intersectRayCapsule(RayPath<T>{{0, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(2));
     EXPECT_EQ(hit->exit.t, T(8));
     EXPECT_EQ(hit->entry.normal, Vec3<T>(0, 0, -1));
     EXPECT_EQ(hit->exit.normal, Vec3<T>(0, 0, 1));
-    const auto down = intersectRayCapsule(Ray<T>{{0, 0, 9}, {0, 0, -2}, kInfinity<T>}, upright<T>());
+    const auto down = intersectRayCapsule(RayPath<T>{{0, 0, 9}, {0, 0, -2}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(down);
     EXPECT_EQ(down->entry.t, T(2));
     EXPECT_EQ(down->exit.t, T(5));
@@ -96,24 +96,24 @@ TYPED_TEST(RayCapsuleTest, RayAlongTheAxis) {
 // other: a hit whose entry and exit are those tangent points, normals radial.
 TYPED_TEST(RayCapsuleTest, RayAlongTheSideSurface) {
     using T = TypeParam;
-    const auto hit = intersectRayCapsule(Ray<T>{{1, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
+    const auto hit = intersectRayCapsule(RayPath<T>{{1, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(3));
     EXPECT_EQ(hit->exit.t, T(7));
     EXPECT_EQ(hit->entry.normal, Vec3<T>(1, 0, 0));
     EXPECT_EQ(hit->exit.normal, Vec3<T>(1, 0, 0));
     const T outside = std::nextafter(T(1), T(2));
-    EXPECT_FALSE(intersectRayCapsule(Ray<T>{{outside, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCapsule(RayPath<T>{{outside, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
 }
 
 TYPED_TEST(RayCapsuleTest, TangentToAnEndSphere) {
     using T = TypeParam;
-    const auto hit = intersectRayCapsule(Ray<T>{{-3, 0, 5}, {1, 0, 0}, kInfinity<T>}, upright<T>());
+    const auto hit = intersectRayCapsule(RayPath<T>{{-3, 0, 5}, {1, 0, 0}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(3));
     EXPECT_EQ(hit->exit.t, T(3));
     EXPECT_EQ(hit->entry.normal, Vec3<T>(0, 0, 1));
-    EXPECT_FALSE(intersectRayCapsule(Ray<T>{{-3, 0, std::nextafter(T(5), T(6))}, {1, 0, 0}, kInfinity<T>},
+    EXPECT_FALSE(intersectRayCapsule(RayPath<T>{{-3, 0, std::nextafter(T(5), T(6))}, {1, 0, 0}, kInfinity<T>},
                                      upright<T>()));
 }
 
@@ -121,7 +121,7 @@ TYPED_TEST(RayCapsuleTest, TangentToAnEndSphere) {
 // against the sphere alone, exit on the side.
 TYPED_TEST(RayCapsuleTest, EnterThroughAnEndLeaveThroughTheSide) {
     using T = TypeParam;
-    const Ray<T> ray{{0, 0, -2}, {0.25, 0, 1}, kInfinity<T>};
+    const RayPath<T> ray{{0, 0, -2}, {0.25, 0, 1}, kInfinity<T>};
     const auto hit = intersectRayCapsule(ray, upright<T>());
     const auto endSphere = intersectRaySphere(ray, Sphere<T>{{0, 0, 0}, 1});
     ASSERT_TRUE(hit);
@@ -135,7 +135,7 @@ TYPED_TEST(RayCapsuleTest, EnterThroughAnEndLeaveThroughTheSide) {
 // The capsule analogue of document 000's `projoc < 0` defect: origin inside, the axis start behind it.
 TYPED_TEST(RayCapsuleTest, RegressionOriginInsideWithAxisBehind) {
     using T = TypeParam;
-    const auto hit = intersectRayCapsule(Ray<T>{{0, 0, 3.5}, {0, 0, 1}, T(0.25)}, upright<T>());
+    const auto hit = intersectRayCapsule(RayPath<T>{{0, 0, 3.5}, {0, 0, 1}, T(0.25)}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_TRUE(hit->originInside);
     EXPECT_EQ(hit->entry.t, T(-4.5));
@@ -145,8 +145,8 @@ TYPED_TEST(RayCapsuleTest, RegressionOriginInsideWithAxisBehind) {
 // Beyond the ends: behind the ray along the axis, and across the axis' line below the bottom sphere.
 TYPED_TEST(RayCapsuleTest, MissesBeyondTheEnds) {
     using T = TypeParam;
-    EXPECT_FALSE(intersectRayCapsule(Ray<T>{{0, 0, 6}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
-    EXPECT_FALSE(intersectRayCapsule(Ray<T>{{-3, 0, -3}, {1, 0, 0}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCapsule(RayPath<T>{{0, 0, 6}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCapsule(RayPath<T>{{-3, 0, -3}, {1, 0, 0}, kInfinity<T>}, upright<T>()));
 }
 
 // a == b is the sphere about a: the same answers as intersectRaySphere, bit for bit.
@@ -155,7 +155,7 @@ TYPED_TEST(RayCapsuleTest, PointAxisIsASphere) {
     test::Random random(12);
     for (int i = 0; i < 1000; ++i) {
         const Vec3<T> center = random.point<T>(2);
-        const Ray<T> ray{random.point<T>(4), random.point<T>(1), i % 2 ? kInfinity<T> : T(3)};
+        const RayPath<T> ray{random.point<T>(4), random.point<T>(1), i % 2 ? kInfinity<T> : T(3)};
         const auto capsule = intersectRayCapsule(ray, Capsule<T>{center, center, T(1)});
         const auto sphere = intersectRaySphere(ray, Sphere<T>{center, T(1)});
         ASSERT_EQ(capsule.has_value(), sphere.has_value());
@@ -172,7 +172,7 @@ TYPED_TEST(RayCapsuleTest, PointAxisIsASphere) {
 TYPED_TEST(RayCapsuleTest, VeryShortAxis) {
     using T = TypeParam;
     const T eps = std::numeric_limits<T>::epsilon();
-    const Ray<T> ray{{-3, 0.25, 0.5}, {1, 0, 0}, kInfinity<T>};
+    const RayPath<T> ray{{-3, 0.25, 0.5}, {1, 0, 0}, kInfinity<T>};
     const auto hit = intersectRayCapsule(ray, Capsule<T>{{0, 0, 0}, {0, 0, eps / 1024}, 1});
     const auto sphere = intersectRaySphere(ray, Sphere<T>{{0, 0, 0}, 1});
     ASSERT_TRUE(hit);
@@ -186,7 +186,7 @@ TYPED_TEST(RayCapsuleTest, VeryShortAxis) {
 TYPED_TEST(RayCapsuleTest, NearlyParallelCrossingsBeyondRange) {
     using T = TypeParam;
     const T across = 2 * std::sqrt(std::numeric_limits<T>::min());
-    const auto hit = intersectRayCapsule(Ray<T>{{0, 0, -12}, {across, 0, 1}, kInfinity<T>},
+    const auto hit = intersectRayCapsule(RayPath<T>{{0, 0, -12}, {across, 0, 1}, kInfinity<T>},
                                          Capsule<T>{{0, 0, 0}, {0, 0, 16}, 8});
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(4));
@@ -196,9 +196,9 @@ TYPED_TEST(RayCapsuleTest, NearlyParallelCrossingsBeyondRange) {
 
 TYPED_TEST(RayCapsuleTest, DegenerateInputIsNoHit) {
     using T = TypeParam;
-    test::expectDegenerateInputGivesNoHit(Ray<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>}, upright<T>(),
+    test::expectDegenerateInputGivesNoHit(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>}, upright<T>(),
                                           kIntersectCapsule);
-    EXPECT_FALSE(intersectRayCapsule(Ray<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>},
+    EXPECT_FALSE(intersectRayCapsule(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>},
                                      Capsule<T>{{0, 0, 2}, {0, 0, 2}, 0}));
 }
 
@@ -208,13 +208,13 @@ TYPED_TEST(RayCapsuleTest, ThinAndFarAway) {
 
 TYPED_TEST(RayCapsuleTest, NonFiniteInputIsNoHit) {
     using T = TypeParam;
-    test::expectNonFiniteInputGivesNoHit(Ray<T>{{-3, 0.5, 2}, {1, 0, 0.125}, T(10)}, upright<T>(),
+    test::expectNonFiniteInputGivesNoHit(RayPath<T>{{-3, 0.5, 2}, {1, 0, 0.125}, T(10)}, upright<T>(),
                                          kIntersectCapsule);
 }
 
 TYPED_TEST(RayCapsuleTest, HugeAndTinyScalesGiveTheSameAnswer) {
     using T = TypeParam;
-    test::expectScaleInvariance(Ray<T>{{-3.25, 0.375, -0.5}, {1.5, -0.125, 0.75}, T(4)},
+    test::expectScaleInvariance(RayPath<T>{{-3.25, 0.375, -0.5}, {1.5, -0.125, 0.75}, T(4)},
                                 Capsule<T>{{0.5, -0.25, 0.125}, {1.5, 0.25, 3}, 0.75}, kIntersectCapsule);
 }
 

@@ -78,8 +78,8 @@ TYPED_TEST(RayCylinderTest, RandomCylindersAgreeWithReference) {
                 }
             }
         };
-        const Ray<T> ray = test::randomRayNear<T, 3>(random, i, (a + b) * 0.5, radius + length / 2,
-                                                     placement.size, inside, onSurface);
+        const RayPath<T> ray = test::randomRayNear<T, 3>(random, i, (a + b) * 0.5, radius + length / 2,
+                                                         placement.size, inside, onSurface);
         const Cylinder<T> cylinder{Vec3<T>(a), Vec3<T>(b), T(radius)};
         test::checkAxisSolidCase(
             checker, ray, intersectRayCylinder(ray, cylinder), cylinder, "cylinder",
@@ -98,13 +98,13 @@ TYPED_TEST(RayCylinderTest, UprightSideCases) {
 
 TYPED_TEST(RayCylinderTest, RayAlongTheAxis) {
     using T = TypeParam;
-    const auto up = intersectRayCylinder(Ray<T>{{0, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
+    const auto up = intersectRayCylinder(RayPath<T>{{0, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(up);
     EXPECT_EQ(up->entry.t, T(3));
     EXPECT_EQ(up->exit.t, T(7));
     EXPECT_EQ(up->entry.normal, Vec3<T>(0, 0, -1));
     EXPECT_EQ(up->exit.normal, Vec3<T>(0, 0, 1));
-    const auto down = intersectRayCylinder(Ray<T>{{0.5, 0, 9}, {0, 0, -2}, kInfinity<T>}, upright<T>());
+    const auto down = intersectRayCylinder(RayPath<T>{{0.5, 0, 9}, {0, 0, -2}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(down);
     EXPECT_EQ(down->entry.t, T(2.5));
     EXPECT_EQ(down->exit.t, T(4.5));
@@ -114,7 +114,8 @@ TYPED_TEST(RayCylinderTest, RayAlongTheAxis) {
 
 TYPED_TEST(RayCylinderTest, ObliqueThroughBothCaps) {
     using T = TypeParam;
-    const auto hit = intersectRayCylinder(Ray<T>{{0.25, 0, -2}, {0.0625, 0, 1}, kInfinity<T>}, upright<T>());
+    const auto hit =
+        intersectRayCylinder(RayPath<T>{{0.25, 0, -2}, {0.0625, 0, 1}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(2));
     EXPECT_EQ(hit->exit.t, T(6));
@@ -127,25 +128,26 @@ TYPED_TEST(RayCylinderTest, ObliqueThroughBothCaps) {
 // A ray along the side's surface line touches the whole side: entry and exit at the rim, cap normals.
 TYPED_TEST(RayCylinderTest, RayAlongTheSideSurface) {
     using T = TypeParam;
-    const auto hit = intersectRayCylinder(Ray<T>{{1, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
+    const auto hit = intersectRayCylinder(RayPath<T>{{1, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(3));
     EXPECT_EQ(hit->exit.t, T(7));
     EXPECT_EQ(hit->entry.point, Vec3<T>(1, 0, 0));
     const T outside = std::nextafter(T(1), T(2));
-    EXPECT_FALSE(intersectRayCylinder(Ray<T>{{outside, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCylinder(RayPath<T>{{outside, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
 }
 
 // Parallel to the caps: outside the slab a miss however close (the 2D slab code of document 001 skips such
 // an axis and reports a hit); in a cap's plane a touching hit.
 TYPED_TEST(RayCylinderTest, RayParallelToTheCaps) {
     using T = TypeParam;
-    EXPECT_FALSE(intersectRayCylinder(Ray<T>{{-3, 0, std::nextafter(T(4), T(5))}, {1, 0, 0}, kInfinity<T>},
-                                      upright<T>()));
-    EXPECT_FALSE(intersectRayCylinder(Ray<T>{{-3, 0, std::nextafter(T(0), T(-1))}, {1, 0, 0}, kInfinity<T>},
-                                      upright<T>()));
+    EXPECT_FALSE(intersectRayCylinder(
+        RayPath<T>{{-3, 0, std::nextafter(T(4), T(5))}, {1, 0, 0}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCylinder(
+        RayPath<T>{{-3, 0, std::nextafter(T(0), T(-1))}, {1, 0, 0}, kInfinity<T>}, upright<T>()));
     for (const T z : {T(0), T(4)}) {
-        const auto onCap = intersectRayCylinder(Ray<T>{{-3, 0, z}, {1, 0, 0}, kInfinity<T>}, upright<T>());
+        const auto onCap =
+            intersectRayCylinder(RayPath<T>{{-3, 0, z}, {1, 0, 0}, kInfinity<T>}, upright<T>());
         ASSERT_TRUE(onCap);
         EXPECT_EQ(onCap->entry.t, T(2));
         EXPECT_EQ(onCap->exit.t, T(4));
@@ -155,7 +157,7 @@ TYPED_TEST(RayCylinderTest, RayParallelToTheCaps) {
 // Through the rim at (-1, 0, 0): t is exact; the normal is the side's or the cap's.
 TYPED_TEST(RayCylinderTest, RayThroughTheRim) {
     using T = TypeParam;
-    const auto hit = intersectRayCylinder(Ray<T>{{-2, 0, -1}, {1, 0, 1}, kInfinity<T>}, upright<T>());
+    const auto hit = intersectRayCylinder(RayPath<T>{{-2, 0, -1}, {1, 0, 1}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(1));
     EXPECT_TRUE(hit->entry.normal == Vec3<T>(-1, 0, 0) || hit->entry.normal == Vec3<T>(0, 0, -1));
@@ -165,12 +167,12 @@ TYPED_TEST(RayCylinderTest, RayThroughTheRim) {
 
 TYPED_TEST(RayCylinderTest, OriginInside) {
     using T = TypeParam;
-    const auto hit = intersectRayCylinder(Ray<T>{{0.5, 0, 1}, {0, 0, 1}, T(0.5)}, upright<T>());
+    const auto hit = intersectRayCylinder(RayPath<T>{{0.5, 0, 1}, {0, 0, 1}, T(0.5)}, upright<T>());
     ASSERT_TRUE(hit);
     EXPECT_TRUE(hit->originInside);
     EXPECT_EQ(hit->entry.t, T(-1));
     EXPECT_EQ(hit->exit.t, T(3));
-    const auto onCap = intersectRayCylinder(Ray<T>{{0.5, 0, 4}, {0, 0, 1}, kInfinity<T>}, upright<T>());
+    const auto onCap = intersectRayCylinder(RayPath<T>{{0.5, 0, 4}, {0, 0, 1}, kInfinity<T>}, upright<T>());
     ASSERT_TRUE(onCap);
     EXPECT_TRUE(onCap->originInside);
     EXPECT_EQ(onCap->exit.t, T(0));
@@ -179,8 +181,8 @@ TYPED_TEST(RayCylinderTest, OriginInside) {
 // Beyond the ends: behind the ray along the axis, and through the infinite cylinder below the bottom cap.
 TYPED_TEST(RayCylinderTest, MissesBeyondTheEnds) {
     using T = TypeParam;
-    EXPECT_FALSE(intersectRayCylinder(Ray<T>{{0, 0, 5}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
-    EXPECT_FALSE(intersectRayCylinder(Ray<T>{{-3, 0, -1}, {1, 0, 0.125}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCylinder(RayPath<T>{{0, 0, 5}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCylinder(RayPath<T>{{-3, 0, -1}, {1, 0, 0.125}, kInfinity<T>}, upright<T>()));
 }
 
 // Nearly parallel to the axis, inside: the side crossings lie 2 / sqrt(FLT_MIN or DBL_MIN) radii away,
@@ -188,7 +190,7 @@ TYPED_TEST(RayCylinderTest, MissesBeyondTheEnds) {
 TYPED_TEST(RayCylinderTest, NearlyParallelCrossingsBeyondRange) {
     using T = TypeParam;
     const T across = 2 * std::sqrt(std::numeric_limits<T>::min());
-    const auto hit = intersectRayCylinder(Ray<T>{{0, 0, -12}, {across, 0, 1}, kInfinity<T>},
+    const auto hit = intersectRayCylinder(RayPath<T>{{0, 0, -12}, {across, 0, 1}, kInfinity<T>},
                                           Cylinder<T>{{0, 0, 0}, {0, 0, 16}, 8});
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(12));
@@ -198,10 +200,10 @@ TYPED_TEST(RayCylinderTest, NearlyParallelCrossingsBeyondRange) {
 
 TYPED_TEST(RayCylinderTest, DegenerateInputIsNoHit) {
     using T = TypeParam;
-    test::expectDegenerateInputGivesNoHit(Ray<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>}, upright<T>(),
+    test::expectDegenerateInputGivesNoHit(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>}, upright<T>(),
                                           kIntersectCylinder);
     // A zero-length axis.
-    EXPECT_FALSE(intersectRayCylinder(Ray<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>},
+    EXPECT_FALSE(intersectRayCylinder(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>},
                                       Cylinder<T>{{0, 0, 2}, {0, 0, 2}, 1}));
 }
 
@@ -211,13 +213,13 @@ TYPED_TEST(RayCylinderTest, ThinAndFarAway) {
 
 TYPED_TEST(RayCylinderTest, NonFiniteInputIsNoHit) {
     using T = TypeParam;
-    test::expectNonFiniteInputGivesNoHit(Ray<T>{{-3, 0.5, 2}, {1, 0, 0.125}, T(10)}, upright<T>(),
+    test::expectNonFiniteInputGivesNoHit(RayPath<T>{{-3, 0.5, 2}, {1, 0, 0.125}, T(10)}, upright<T>(),
                                          kIntersectCylinder);
 }
 
 TYPED_TEST(RayCylinderTest, HugeAndTinyScalesGiveTheSameAnswer) {
     using T = TypeParam;
-    test::expectScaleInvariance(Ray<T>{{-3.25, 0.375, -0.5}, {1.5, -0.125, 0.75}, T(4)},
+    test::expectScaleInvariance(RayPath<T>{{-3.25, 0.375, -0.5}, {1.5, -0.125, 0.75}, T(4)},
                                 Cylinder<T>{{0.5, -0.25, 0.125}, {1.5, 0.25, 3}, 0.75}, kIntersectCylinder);
 }
 

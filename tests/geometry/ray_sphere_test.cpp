@@ -46,7 +46,7 @@ template <class T, int N> void checkRandomBalls(std::uint64_t seed) {
             return test::SurfaceSample<N>{center + normal * radius, normal,
                                           test::randomTangent<N>(random, normal)};
         };
-        const Ray<T, N> ray =
+        const RayPath<T, N> ray =
             test::randomRayNear<T, N>(random, i, center, radius, placement.size, inside, onSurface);
         const Ball<T, N> ball{VecN<T, N>(center), T(radius)};
         const RealVec<N> realCenter = test::widenVec(ball.center);
@@ -69,7 +69,7 @@ TYPED_TEST(RaySphereTest, RandomCirclesAgreeWithReference) { checkRandomBalls<Ty
 
 TYPED_TEST(RaySphereTest, RayThroughCentre) {
     using T = TypeParam;
-    const Ray<T> ray{{-5, 0, 0}, {2, 0, 0}, kInfinity<T>};
+    const RayPath<T> ray{{-5, 0, 0}, {2, 0, 0}, kInfinity<T>};
     const auto hit = intersectRaySphere(ray, Sphere<T>{{0, 0, 0}, 1});
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(2));
@@ -83,20 +83,21 @@ TYPED_TEST(RaySphereTest, RayThroughCentre) {
 TYPED_TEST(RaySphereTest, TangentRayTouchesAtOnePoint) {
     using T = TypeParam;
     const Sphere<T> sphere{{0, 0, 0}, 1};
-    const auto hit = intersectRaySphere(Ray<T>{{-5, 1, 0}, {1, 0, 0}, kInfinity<T>}, sphere);
+    const auto hit = intersectRaySphere(RayPath<T>{{-5, 1, 0}, {1, 0, 0}, kInfinity<T>}, sphere);
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(5));
     EXPECT_EQ(hit->exit.t, T(5));
     EXPECT_EQ(hit->entry.normal, Vec3<T>(0, 1, 0));
     // One ulp outside misses, one ulp inside hits.
     const T above = std::nextafter(T(1), T(2)), below = std::nextafter(T(1), T(0));
-    EXPECT_FALSE(intersectRaySphere(Ray<T>{{-5, above, 0}, {1, 0, 0}, kInfinity<T>}, sphere));
-    EXPECT_TRUE(intersectRaySphere(Ray<T>{{-5, below, 0}, {1, 0, 0}, kInfinity<T>}, sphere));
+    EXPECT_FALSE(intersectRaySphere(RayPath<T>{{-5, above, 0}, {1, 0, 0}, kInfinity<T>}, sphere));
+    EXPECT_TRUE(intersectRaySphere(RayPath<T>{{-5, below, 0}, {1, 0, 0}, kInfinity<T>}, sphere));
 }
 
 TYPED_TEST(RaySphereTest, OriginInsideReportsBothCrossings) {
     using T = TypeParam;
-    const auto hit = intersectRaySphere(Ray<T>{{0.5, 0, 0}, {0, 0, 4}, T(0.01)}, Sphere<T>{{0.5, 0, 0}, 2});
+    const auto hit =
+        intersectRaySphere(RayPath<T>{{0.5, 0, 0}, {0, 0, 4}, T(0.01)}, Sphere<T>{{0.5, 0, 0}, 2});
     ASSERT_TRUE(hit);
     EXPECT_TRUE(hit->originInside);
     EXPECT_EQ(hit->entry.t, T(-0.5));
@@ -107,12 +108,12 @@ TYPED_TEST(RaySphereTest, OriginInsideReportsBothCrossings) {
 TYPED_TEST(RaySphereTest, OriginOnSurface) {
     using T = TypeParam;
     const Sphere<T> sphere{{0, 0, 0}, 1};
-    const auto leaving = intersectRaySphere(Ray<T>{{1, 0, 0}, {1, 0, 0}, kInfinity<T>}, sphere);
+    const auto leaving = intersectRaySphere(RayPath<T>{{1, 0, 0}, {1, 0, 0}, kInfinity<T>}, sphere);
     ASSERT_TRUE(leaving);
     EXPECT_EQ(leaving->exit.t, T(0));
     EXPECT_EQ(leaving->entry.t, T(-2));
     EXPECT_TRUE(leaving->originInside);
-    const auto entering = intersectRaySphere(Ray<T>{{1, 0, 0}, {-1, 0, 0}, kInfinity<T>}, sphere);
+    const auto entering = intersectRaySphere(RayPath<T>{{1, 0, 0}, {-1, 0, 0}, kInfinity<T>}, sphere);
     ASSERT_TRUE(entering);
     EXPECT_EQ(entering->entry.t, T(0));
     EXPECT_EQ(entering->exit.t, T(2));
@@ -122,31 +123,31 @@ TYPED_TEST(RaySphereTest, OriginOnSurface) {
 TYPED_TEST(RaySphereTest, SphereBehindOrBeyondTheRayIsMissed) {
     using T = TypeParam;
     const Sphere<T> sphere{{0, 0, 0}, 1};
-    EXPECT_FALSE(intersectRaySphere(Ray<T>{{3, 0, 0}, {1, 0, 0}, kInfinity<T>}, sphere));
-    EXPECT_FALSE(intersectRaySphere(Ray<T>{{-3, 0, 0}, {1, 0, 0}, T(1.999)}, sphere));
-    EXPECT_TRUE(intersectRaySphere(Ray<T>{{-3, 0, 0}, {1, 0, 0}, T(2)}, sphere));
+    EXPECT_FALSE(intersectRaySphere(RayPath<T>{{3, 0, 0}, {1, 0, 0}, kInfinity<T>}, sphere));
+    EXPECT_FALSE(intersectRaySphere(RayPath<T>{{-3, 0, 0}, {1, 0, 0}, T(1.999)}, sphere));
+    EXPECT_TRUE(intersectRaySphere(RayPath<T>{{-3, 0, 0}, {1, 0, 0}, T(2)}, sphere));
     // maxT = 0: only a ray starting inside or on the surface.
-    EXPECT_FALSE(intersectRaySphere(Ray<T>{{-3, 0, 0}, {1, 0, 0}, T(0)}, sphere));
-    EXPECT_TRUE(intersectRaySphere(Ray<T>{{0, 0.5, 0}, {1, 0, 0}, T(0)}, sphere));
+    EXPECT_FALSE(intersectRaySphere(RayPath<T>{{-3, 0, 0}, {1, 0, 0}, T(0)}, sphere));
+    EXPECT_TRUE(intersectRaySphere(RayPath<T>{{0, 0.5, 0}, {1, 0, 0}, T(0)}, sphere));
 }
 
 TYPED_TEST(RaySphereTest, DegenerateInputIsNoHit) {
     using T = TypeParam;
-    test::expectDegenerateInputGivesNoHit(Ray<T>{{-3, 0, 0}, {1, 0, 0}, kInfinity<T>},
+    test::expectDegenerateInputGivesNoHit(RayPath<T>{{-3, 0, 0}, {1, 0, 0}, kInfinity<T>},
                                           Sphere<T>{{0, 0, 0}, 1}, kIntersectSphere);
     // A zero direction from inside is no ray either.
-    EXPECT_FALSE(intersectRaySphere(Ray<T>{{0, 0, 0}, {0, 0, 0}, T(1)}, Sphere<T>{{0, 0, 0}, 1}));
+    EXPECT_FALSE(intersectRaySphere(RayPath<T>{{0, 0, 0}, {0, 0, 0}, T(1)}, Sphere<T>{{0, 0, 0}, 1}));
 }
 
 TYPED_TEST(RaySphereTest, NonFiniteInputIsNoHit) {
     using T = TypeParam;
-    test::expectNonFiniteInputGivesNoHit(Ray<T>{{-3, 0.5, 0.25}, {1, 0, 0}, T(10)}, Sphere<T>{{0, 0, 0}, 1},
-                                         kIntersectSphere);
+    test::expectNonFiniteInputGivesNoHit(RayPath<T>{{-3, 0.5, 0.25}, {1, 0, 0}, T(10)},
+                                         Sphere<T>{{0, 0, 0}, 1}, kIntersectSphere);
 }
 
 TYPED_TEST(RaySphereTest, HugeAndTinyScalesGiveTheSameAnswer) {
     using T = TypeParam;
-    test::expectScaleInvariance(Ray<T>{{-3.25, 0.375, -0.5}, {1.5, 0.125, 0.25}, T(2.5)},
+    test::expectScaleInvariance(RayPath<T>{{-3.25, 0.375, -0.5}, {1.5, 0.125, 0.25}, T(2.5)},
                                 Sphere<T>{{0.5, -0.25, 0.125}, 1.25}, kIntersectSphere);
 }
 
@@ -162,7 +163,7 @@ TYPED_TEST(RaySphereTest, TinySphereFarAway) {
                                         kBounds);
     }
     // Passing at 15 * step > radius: a miss, however the far distance rounds.
-    const Ray<T> ray{{0, 0, 0}, {3, 4, 0}, kInfinity<T>};
+    const RayPath<T> ray{{0, 0, 0}, {3, 4, 0}, kInfinity<T>};
     const T along = sizeof(T) == 8 ? T(262144) : T(2048), radius = sizeof(T) == 8 ? T(1e-4) : T(1e-2);
     EXPECT_FALSE(
         intersectRaySphere(ray, Sphere<T>{along * ray.direction + Vec3<T>(-12, 9, 0) * step, radius}));
@@ -173,7 +174,7 @@ TYPED_TEST(RaySphereTest, SphereBelowResolutionKeepsUnitNormals) {
     using T = TypeParam;
     const T radius = std::numeric_limits<T>::epsilon() / 64;
     const auto hit =
-        intersectRaySphere(Ray<T>{{0, 0, 0}, {1, 0, 0}, kInfinity<T>}, Sphere<T>{{1, 0, 0}, radius});
+        intersectRaySphere(RayPath<T>{{0, 0, 0}, {1, 0, 0}, kInfinity<T>}, Sphere<T>{{1, 0, 0}, radius});
     ASSERT_TRUE(hit);
     EXPECT_TRUE(test::isSane(*hit, kBounds.unitLength));
     EXPECT_EQ(hit->entry.normal, Vec3<T>(-1, 0, 0));
@@ -193,21 +194,21 @@ TYPED_TEST(RaySphereTest, ExtremeMagnitudesNeverGiveNaN) {
 TYPED_TEST(RaySphereTest, CircleInThePlane) {
     using T = TypeParam;
     const Circle<T> circle{{1, 1}, 2};
-    const auto hit = intersectRaySphere(Ray2<T>{{-4, 1}, {0.5, 0}, kInfinity<T>}, circle);
+    const auto hit = intersectRaySphere(RayPath2<T>{{-4, 1}, {0.5, 0}, kInfinity<T>}, circle);
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(6));
     EXPECT_EQ(hit->exit.t, T(14));
     EXPECT_EQ(hit->entry.normal, Vec2<T>(-1, 0));
-    const auto tangent = intersectRaySphere(Ray2<T>{{-4, 3}, {1, 0}, kInfinity<T>}, circle);
+    const auto tangent = intersectRaySphere(RayPath2<T>{{-4, 3}, {1, 0}, kInfinity<T>}, circle);
     ASSERT_TRUE(tangent);
     EXPECT_EQ(tangent->entry.t, tangent->exit.t);
-    EXPECT_FALSE(intersectRaySphere(Ray2<T>{{-4, T(3.001)}, {1, 0}, kInfinity<T>}, circle));
-    const auto inside = intersectRaySphere(Ray2<T>{{1, 1}, {0, -1}, T(1)}, circle);
+    EXPECT_FALSE(intersectRaySphere(RayPath2<T>{{-4, T(3.001)}, {1, 0}, kInfinity<T>}, circle));
+    const auto inside = intersectRaySphere(RayPath2<T>{{1, 1}, {0, -1}, T(1)}, circle);
     ASSERT_TRUE(inside);
     EXPECT_TRUE(inside->originInside);
     EXPECT_EQ(inside->exit.point, Vec2<T>(1, -1));
-    EXPECT_FALSE(
-        intersectRaySphere(Ray2<T>{{-4, 1}, {std::numeric_limits<T>::quiet_NaN(), 0}, kInfinity<T>}, circle));
+    EXPECT_FALSE(intersectRaySphere(
+        RayPath2<T>{{-4, 1}, {std::numeric_limits<T>::quiet_NaN(), 0}, kInfinity<T>}, circle));
 }
 
 // ---- T2: the crossings of a segment -------------------------------------------------------------------
@@ -216,7 +217,7 @@ TYPED_TEST(RaySphereTest, SegmentCrossings) {
     using T = TypeParam;
     const Sphere<T> sphere{{0, 0, 0}, 1};
     const auto crossings = [&](const Vec3<T>& from, const Vec3<T>& to) {
-        const Ray<T> segment = segmentRay(from, to);
+        const RayPath<T> segment = segmentRay(from, to);
         return surfaceCrossings(intersectRaySphere(segment, sphere), segment);
     };
     const auto through = crossings({-2, 0, 0}, {2, 0, 0});
@@ -246,7 +247,7 @@ TYPED_TEST(RaySphereTest, SegmentCrossings) {
 TYPED_TEST(RaySphereTest, RegressionOriginInsideWithCentreBehind) {
     using T = TypeParam;
     const auto hit =
-        intersectRaySphere(Ray<T>{{0.5, 0, 0}, {1, 0, 0}, kInfinity<T>}, Sphere<T>{{0, 0, 0}, 1});
+        intersectRaySphere(RayPath<T>{{0.5, 0, 0}, {1, 0, 0}, kInfinity<T>}, Sphere<T>{{0, 0, 0}, 1});
     ASSERT_TRUE(hit);
     EXPECT_TRUE(hit->originInside);
     EXPECT_EQ(hit->entry.t, T(-1.5));
@@ -259,13 +260,13 @@ TYPED_TEST(RaySphereTest, RegressionOriginInsideWithCentreBehind) {
 TYPED_TEST(RaySphereTest, RegressionNoAbsoluteEpsilonOnTheDiscriminant) {
     using T = TypeParam;
     const T radius = T(1e-4);
-    const Ray<T> ray{{0, 0, 0}, {0, 1, 0}, kInfinity<T>};
+    const RayPath<T> ray{{0, 0, 0}, {0, 1, 0}, kInfinity<T>};
     const auto hit = intersectRaySphere(ray, Sphere<T>{{0, 1, 0}, radius});
     ASSERT_TRUE(hit);
     EXPECT_NEAR(hit->entry.t, 1 - radius, 4 * std::numeric_limits<T>::epsilon());
     EXPECT_NEAR(hit->exit.t, 1 + radius, 4 * std::numeric_limits<T>::epsilon());
     // Missing the same tiny sphere by 1% of its radius is a miss, however small r^2 - d^2 is.
-    EXPECT_FALSE(intersectRaySphere(Ray<T>{{radius * T(1.01), 0, 0}, {0, 1, 0}, kInfinity<T>},
+    EXPECT_FALSE(intersectRaySphere(RayPath<T>{{radius * T(1.01), 0, 0}, {0, 1, 0}, kInfinity<T>},
                                     Sphere<T>{{0, 1, 0}, radius}));
 }
 
@@ -274,7 +275,7 @@ TYPED_TEST(RaySphereTest, RegressionNoAbsoluteEpsilonOnTheDiscriminant) {
 TYPED_TEST(RaySphereTest, RegressionAlgebraicFormWithNonUnitDirection) {
     using T = TypeParam;
     const auto hit =
-        intersectRaySphere(Ray<T>{{0, 0, -10}, {0, 0, 2}, kInfinity<T>}, Sphere<T>{{0, 0, 0}, 1});
+        intersectRaySphere(RayPath<T>{{0, 0, -10}, {0, 0, 2}, kInfinity<T>}, Sphere<T>{{0, 0, 0}, 1});
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(4.5));
     EXPECT_EQ(hit->exit.t, T(5.5));
@@ -289,13 +290,13 @@ TYPED_TEST(RaySphereTest, RegressionZeroLengthSegment) {
     const Sphere<T> sphere{{0, 0, 0}, 1};
     const T subnormalSquare = std::sqrt(std::numeric_limits<T>::min()) / 4;  // its square is subnormal, not 0
     for (const Vec3<T>& to : {Vec3<T>(0, 0, 0), Vec3<T>(subnormalSquare, 0, 0)}) {
-        const Ray<T> segment = segmentRay(Vec3<T>(0, 0, 0), to);
+        const RayPath<T> segment = segmentRay(Vec3<T>(0, 0, 0), to);
         EXPECT_FALSE(intersectRaySphere(segment, sphere));
         EXPECT_EQ(surfaceCrossings(intersectRaySphere(segment, sphere), segment).count, 0);
     }
     // A segment 2^-20 of the radius long, half outside: one entering crossing at its middle.
     const T half = std::ldexp(T(1), -21);
-    const Ray<T> shortSegment = segmentRay(Vec3<T>(-1 - half, 0, 0), Vec3<T>(-1 + half, 0, 0));
+    const RayPath<T> shortSegment = segmentRay(Vec3<T>(-1 - half, 0, 0), Vec3<T>(-1 + half, 0, 0));
     const auto crossings = surfaceCrossings(intersectRaySphere(shortSegment, sphere), shortSegment);
     ASSERT_EQ(crossings.count, 1);
     EXPECT_TRUE(crossings.entering[0]);
@@ -306,7 +307,7 @@ TYPED_TEST(RaySphereTest, RegressionZeroLengthSegment) {
 // stated policy (first_hit.hpp): the exit is a crossing, reported and flagged leaving.
 TYPED_TEST(RaySphereTest, RegressionSegmentStartingInsideReportsItsExit) {
     using T = TypeParam;
-    const Ray<T> segment = segmentRay(Vec3<T>(0, 0, 0), Vec3<T>(0, 4, 0));
+    const RayPath<T> segment = segmentRay(Vec3<T>(0, 0, 0), Vec3<T>(0, 4, 0));
     const auto crossings = surfaceCrossings(intersectRaySphere(segment, Sphere<T>{{0, 0, 0}, 2}), segment);
     ASSERT_EQ(crossings.count, 1);
     EXPECT_FALSE(crossings.entering[0]);
@@ -320,10 +321,10 @@ TYPED_TEST(RaySphereTest, RegressionSegmentStartingInsideReportsItsExit) {
 TYPED_TEST(RaySphereTest, RegressionRayLengthIsNotTheRadius) {
     using T = TypeParam;
     // Long ray, small sphere far along it: 004 calls the ray too short (6^2 > (1 + 1)^2).
-    EXPECT_TRUE(intersectRaySphere(Ray<T>{{0, 0, 0}, {1, 0, 0}, T(10)}, Sphere<T>{{6, 0, 0}, 1}));
+    EXPECT_TRUE(intersectRaySphere(RayPath<T>{{0, 0, 0}, {1, 0, 0}, T(10)}, Sphere<T>{{6, 0, 0}, 1}));
     // Short ray, big sphere: entry 5 away but the ray reaches 2; 004 calls it long enough (12 < 7 + 10).
-    EXPECT_FALSE(intersectRaySphere(Ray<T>{{0, 0, 0}, {1, 0, 0}, T(2)}, Sphere<T>{{12, 0, 0}, 7}));
-    EXPECT_TRUE(intersectRaySphere(Ray<T>{{0, 0, 0}, {1, 0, 0}, T(5)}, Sphere<T>{{12, 0, 0}, 7}));
+    EXPECT_FALSE(intersectRaySphere(RayPath<T>{{0, 0, 0}, {1, 0, 0}, T(2)}, Sphere<T>{{12, 0, 0}, 7}));
+    EXPECT_TRUE(intersectRaySphere(RayPath<T>{{0, 0, 0}, {1, 0, 0}, T(5)}, Sphere<T>{{12, 0, 0}, 7}));
 }
 
 }  // namespace

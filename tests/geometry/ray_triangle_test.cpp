@@ -55,7 +55,7 @@ TYPED_TEST_SUITE(RayTriangleTest, test::Scalars);
 
 template <class T> constexpr T unbounded = std::numeric_limits<T>::infinity();
 
-template <class T> std::string text(const Ray<T>& ray, const Triangle<T>& triangle, FaceCulling culling) {
+template <class T> std::string text(const RayPath<T>& ray, const Triangle<T>& triangle, FaceCulling culling) {
     return text(ray) + ", triangle " + text(triangle.a) + text(triangle.b) + text(triangle.c) +
            (culling == FaceCulling::BackFaces ? " culling back faces" : "");
 }
@@ -66,7 +66,7 @@ struct TriangleAgreement : test::Agreement {
     Real worstNormalUlps = 0;
 };
 
-template <class T> void checkAgainstReference(const Ray<T>& ray, const Triangle<T>& triangle,
+template <class T> void checkAgainstReference(const RayPath<T>& ray, const Triangle<T>& triangle,
                                               FaceCulling culling, TriangleAgreement& agreement) {
     const std::optional<TriangleHit<T>> result = intersectRayTriangle(ray, triangle, culling);
     agreement.describeCase = [&] { return text(ray, triangle, culling); };
@@ -138,7 +138,7 @@ template <class T> void checkAgainstReference(const Ray<T>& ray, const Triangle<
 
 // A random triangle (sometimes a needle) anywhere, and a ray aimed at a point in or near it, often on
 // an edge or at a vertex; sometimes reversed (triangle behind), or ending before the triangle.
-template <class T> void randomCase(test::Random& random, Ray<T>& ray, Triangle<T>& triangle) {
+template <class T> void randomCase(test::Random& random, RayPath<T>& ray, Triangle<T>& triangle) {
     const bool isFloat = sizeof(T) == sizeof(float);
     const double size = random.logUniform(1e-4, 1e6);
     const Vec3<double> centre =
@@ -172,7 +172,7 @@ TYPED_TEST(RayTriangleTest, AgreesWithReferenceOnRandomCases) {
     test::Random random(3001);
     TriangleAgreement agreement;
     for (int i = 0; i < kRandomCases; ++i) {
-        Ray<T> ray;
+        RayPath<T> ray;
         Triangle<T> triangle;
         randomCase(random, ray, triangle);
         checkAgainstReference(ray, triangle, random.chance(0.3) ? FaceCulling::BackFaces : FaceCulling::None,
@@ -189,8 +189,8 @@ template <class T> Triangle<T> unitTriangle() { return {Vec3<T>(0), Vec3<T>(1, 0
 
 TYPED_TEST(RayTriangleTest, FrontAndBackFaces) {
     using T = TypeParam;
-    const Ray<T> fromAbove{{T(0.25), T(0.5), 2}, {0, 0, -2}, unbounded<T>};
-    const Ray<T> fromBelow{{T(0.25), T(0.5), -2}, {0, 0, 2}, unbounded<T>};
+    const RayPath<T> fromAbove{{T(0.25), T(0.5), 2}, {0, 0, -2}, unbounded<T>};
+    const RayPath<T> fromBelow{{T(0.25), T(0.5), -2}, {0, 0, 2}, unbounded<T>};
     for (const bool above : {true, false}) {
         const auto hit = intersectRayTriangle(above ? fromAbove : fromBelow, unitTriangle<T>());
         ASSERT_TRUE(hit.has_value());
@@ -211,7 +211,8 @@ TYPED_TEST(RayTriangleTest, EdgesAndVerticesBelongToTheTriangle) {
     // Exactly through vertex a, b and c, and through the middle of each edge.
     for (const Vec3<T> target : {Vec3<T>(0, 0, 0), Vec3<T>(1, 0, 0), Vec3<T>(0, 1, 0), Vec3<T>(T(0.5), 0, 0),
                                  Vec3<T>(T(0.5), T(0.5), 0), Vec3<T>(0, T(0.5), 0)}) {
-        const auto hit = intersectRayTriangle(Ray<T>{target - down, down, unbounded<T>}, unitTriangle<T>());
+        const auto hit =
+            intersectRayTriangle(RayPath<T>{target - down, down, unbounded<T>}, unitTriangle<T>());
         ASSERT_TRUE(hit.has_value()) << text(target);
         EXPECT_EQ(hit->point, target);
         EXPECT_EQ(hit->u, target.x);
@@ -219,17 +220,19 @@ TYPED_TEST(RayTriangleTest, EdgesAndVerticesBelongToTheTriangle) {
     }
     // One step (of the scalar's spacing) outside an edge: no hit.
     const T outside = std::nextafter(T(0), T(-1));
-    EXPECT_FALSE(intersectRayTriangle(Ray<T>{{outside, T(0.5), 1}, down, unbounded<T>}, unitTriangle<T>()));
-    EXPECT_FALSE(intersectRayTriangle(Ray<T>{{T(0.5), outside, 1}, down, unbounded<T>}, unitTriangle<T>()));
-    EXPECT_FALSE(intersectRayTriangle(Ray<T>{{T(0.5), std::nextafter(T(0.5), T(1)), 1}, down, unbounded<T>},
-                                      unitTriangle<T>()));
+    EXPECT_FALSE(
+        intersectRayTriangle(RayPath<T>{{outside, T(0.5), 1}, down, unbounded<T>}, unitTriangle<T>()));
+    EXPECT_FALSE(
+        intersectRayTriangle(RayPath<T>{{T(0.5), outside, 1}, down, unbounded<T>}, unitTriangle<T>()));
+    EXPECT_FALSE(intersectRayTriangle(
+        RayPath<T>{{T(0.5), std::nextafter(T(0.5), T(1)), 1}, down, unbounded<T>}, unitTriangle<T>()));
 }
 
 TYPED_TEST(RayTriangleTest, OriginOnTheTriangleHitsAtZero) {
     using T = TypeParam;
     for (const T z : {T(-1), T(1)}) {
         const auto hit =
-            intersectRayTriangle(Ray<T>{{T(0.25), T(0.25), 0}, {T(0.5), 0, z}, 1}, unitTriangle<T>());
+            intersectRayTriangle(RayPath<T>{{T(0.25), T(0.25), 0}, {T(0.5), 0, z}, 1}, unitTriangle<T>());
         ASSERT_TRUE(hit.has_value());
         EXPECT_EQ(hit->t, T(0));
         EXPECT_EQ(hit->frontFace, z < 0);
@@ -239,15 +242,15 @@ TYPED_TEST(RayTriangleTest, OriginOnTheTriangleHitsAtZero) {
 TYPED_TEST(RayTriangleTest, RayEndingBeforeTheTriangleMisses) {
     using T = TypeParam;
     const Vec3<T> origin(T(0.25), T(0.25), 1), down(0, 0, -1);
-    EXPECT_FALSE(intersectRayTriangle(Ray<T>{origin, down, T(0.999)}, unitTriangle<T>()));
-    const auto reaches = intersectRayTriangle(Ray<T>{origin, down, T(1)}, unitTriangle<T>());
+    EXPECT_FALSE(intersectRayTriangle(RayPath<T>{origin, down, T(0.999)}, unitTriangle<T>()));
+    const auto reaches = intersectRayTriangle(RayPath<T>{origin, down, T(1)}, unitTriangle<T>());
     ASSERT_TRUE(reaches.has_value());
     EXPECT_EQ(reaches->t, T(1));
 }
 
 TYPED_TEST(RayTriangleTest, ZeroLengthRayIsNoHit) {
     using T = TypeParam;
-    const Ray<T> ray{{T(0.25), T(0.25), 0}, Vec3<T>(0), 1};
+    const RayPath<T> ray{{T(0.25), T(0.25), 0}, Vec3<T>(0), 1};
     EXPECT_FALSE(intersectRayTriangle(ray, unitTriangle<T>()));
     EXPECT_FALSE(makeWatertightRay(ray));
 }
@@ -256,18 +259,18 @@ TYPED_TEST(RayTriangleTest, ZeroLengthRayIsNoHit) {
 TYPED_TEST(RayTriangleTest, NonFiniteInputIsNoHit) {
     using T = TypeParam;
     const T nan = std::numeric_limits<T>::quiet_NaN(), infinity = std::numeric_limits<T>::infinity();
-    const Ray<T> ray{{T(0.25), T(0.25), 1}, {0, 0, -1}, 2};
+    const RayPath<T> ray{{T(0.25), T(0.25), 1}, {0, 0, -1}, 2};
     const Triangle<T> triangle = unitTriangle<T>();
     ASSERT_TRUE(intersectRayTriangle(ray, triangle));
     // Every scalar of the ray but maxT (checked below, with a negative value too), and of the triangle.
     const auto isMaxT = [](int index, T) { return index == 6; };
     test::forEachNonFiniteField<T>(
-        ray, isMaxT, [&](const Ray<T>& badRay) { EXPECT_FALSE(intersectRayTriangle(badRay, triangle)); });
+        ray, isMaxT, [&](const RayPath<T>& badRay) { EXPECT_FALSE(intersectRayTriangle(badRay, triangle)); });
     test::forEachNonFiniteField<T>(triangle, [&](const Triangle<T>& badTriangle) {
         EXPECT_FALSE(intersectRayTriangle(ray, badTriangle));
     });
     for (const T badMaxT : {nan, -infinity, T(-1)}) {
-        EXPECT_FALSE(intersectRayTriangle(Ray<T>{ray.origin, ray.direction, badMaxT}, triangle));
+        EXPECT_FALSE(intersectRayTriangle(RayPath<T>{ray.origin, ray.direction, badMaxT}, triangle));
     }
 }
 
@@ -277,7 +280,7 @@ TYPED_TEST(RayTriangleTest, HugeAndTinyScales) {
     for (const T scale : {T(0x1p20), T(0x1p-14)}) {
         const Vec3<T> offset = Vec3<T>(5, -3, 7) * (scale * 64);
         const Triangle<T> triangle{offset, offset + Vec3<T>(scale, 0, 0), offset + Vec3<T>(0, 0, scale)};
-        const Ray<T> ray{offset + Vec3<T>(T(0.25), 3, T(0.5)) * scale, {0, -scale, 0}, unbounded<T>};
+        const RayPath<T> ray{offset + Vec3<T>(T(0.25), 3, T(0.5)) * scale, {0, -scale, 0}, unbounded<T>};
         const auto hit = intersectRayTriangle(ray, triangle);
         ASSERT_TRUE(hit.has_value()) << scale;
         EXPECT_EQ(hit->t, T(3));
@@ -286,7 +289,7 @@ TYPED_TEST(RayTriangleTest, HugeAndTinyScales) {
         EXPECT_EQ(hit->normal, Vec3<T>(0, -1, 0));
         EXPECT_FALSE(hit->frontFace);  // the ray comes from +y, the normal points to -y
         EXPECT_FALSE(intersectRayTriangle(
-            Ray<T>{ray.origin + Vec3<T>(scale, 0, 0), ray.direction, unbounded<T>}, triangle));
+            RayPath<T>{ray.origin + Vec3<T>(scale, 0, 0), ray.direction, unbounded<T>}, triangle));
     }
 }
 
@@ -297,7 +300,7 @@ TYPED_TEST(RayTriangleTest, NeedleTriangleKeepsAnAccurateNormal) {
     const Triangle<T> needle{{0, 0, 0}, {1, 0, 0}, {1, width, width}};  // in the plane y = z
     const Vec3<T> inside(T(0.75), T(0.375) * width, T(0.375) * width);
     const auto hit =
-        intersectRayTriangle(Ray<T>{inside + Vec3<T>(0, -1, 1), {0, 1, -1}, unbounded<T>}, needle);
+        intersectRayTriangle(RayPath<T>{inside + Vec3<T>(0, -1, 1), {0, 1, -1}, unbounded<T>}, needle);
     ASSERT_TRUE(hit.has_value());
     EXPECT_NEAR(hit->t, T(1), 4 * unitRoundoff<T>);
     EXPECT_LE(double(test::angleBetween(widen(hit->normal), RealVec3(0, -1, 1))), 4 * unitRoundoff<T>);
@@ -309,7 +312,7 @@ TYPED_TEST(RayTriangleTest, NeedleTriangleKeepsAnAccurateNormal) {
 // (small-integer, power-of-two scaled) constructions. No hit, whatever the ray.
 TYPED_TEST(RayTriangleTest, DegenerateTrianglesAreNoHit) {
     using T = TypeParam;
-    EXPECT_FALSE(intersectRayTriangle(Ray<T>{{0, 0, 1}, {0, 0, -1}, unbounded<T>},
+    EXPECT_FALSE(intersectRayTriangle(RayPath<T>{{0, 0, 1}, {0, 0, -1}, unbounded<T>},
                                       Triangle<T>{{0, 0, 0}, {0, 0, 0}, {1, 1, 0}}));
     test::Random random(3002);
     int hits = 0;
@@ -322,7 +325,8 @@ TYPED_TEST(RayTriangleTest, DegenerateTrianglesAreNoHit) {
         // Aimed at a point of the segment, from anywhere.
         const Vec3<T> target = (a + step * T(0.5)) * scale;
         const Vec3<T> origin = target + Vec3<T>(integer(50), integer(50), integer(50)) * scale;
-        hits += intersectRayTriangle(Ray<T>{origin, target - origin, unbounded<T>}, collinear).has_value();
+        hits +=
+            intersectRayTriangle(RayPath<T>{origin, target - origin, unbounded<T>}, collinear).has_value();
     }
     EXPECT_EQ(hits, 0);
 }
@@ -335,7 +339,7 @@ TYPED_TEST(RayTriangleTest, SliverWithinRoundingOfCollinearIsNoHit) {
     for (const T thickness : {unitRoundoff<T> / 2, T(0x1p-10)}) {
         const Triangle<T> sliver{{0, 0, 0}, {1, 0, 0}, {2, thickness, 0}};
         const auto hit =
-            intersectRayTriangle(Ray<T>{{1, thickness / 4, 1}, {0, 0, -1}, unbounded<T>}, sliver);
+            intersectRayTriangle(RayPath<T>{{1, thickness / 4, 1}, {0, 0, -1}, unbounded<T>}, sliver);
         EXPECT_EQ(hit.has_value(), thickness > 96 * unitRoundoff<T>) << thickness;
         if (hit) {
             EXPECT_EQ(hit->t, T(1));
@@ -374,8 +378,8 @@ TYPED_TEST(RayTriangleTest, RegressionTriangleBehindOriginIsNoHit) {
     using T = TypeParam;
     // The triangle is at t = -1: document 003 never checks t >= 0 and reports it, with or without
     // culling (from below, going down, the triangle behind shows its front face: det > 0).
-    const Ray<T> upwards{{T(0.25), T(0.25), 1}, {0, 0, 1}, unbounded<T>};
-    const Ray<T> downwards{{T(0.25), T(0.25), -1}, {0, 0, -1}, unbounded<T>};
+    const RayPath<T> upwards{{T(0.25), T(0.25), 1}, {0, 0, 1}, unbounded<T>};
+    const RayPath<T> downwards{{T(0.25), T(0.25), -1}, {0, 0, -1}, unbounded<T>};
     ASSERT_TRUE(documentMollerTrumbore(upwards.origin, upwards.direction, unitTriangle<T>(), false));
     ASSERT_TRUE(documentMollerTrumbore(downwards.origin, downwards.direction, unitTriangle<T>(), false));
     ASSERT_TRUE(documentMollerTrumbore(downwards.origin, downwards.direction, unitTriangle<T>(), true));
@@ -389,7 +393,7 @@ TYPED_TEST(RayTriangleTest, RegressionSmallTriangleHits) {
     // Legs of 2^-10: the determinant is about 1e-6, below document 003's absolute 1e-5.
     const T leg = T(0x1p-10);
     const Triangle<T> small{Vec3<T>(0), {leg, 0, 0}, {0, leg, 0}};
-    const Ray<T> ray{{leg / 4, leg / 4, 1}, {0, 0, -1}, unbounded<T>};
+    const RayPath<T> ray{{leg / 4, leg / 4, 1}, {0, 0, -1}, unbounded<T>};
     ASSERT_FALSE(documentMollerTrumbore(ray.origin, ray.direction, small, false));
     const auto hit = intersectRayTriangle(ray, small);
     ASSERT_TRUE(hit.has_value());
@@ -403,7 +407,8 @@ TYPED_TEST(RayTriangleTest, RegressionSmallTriangleHits) {
 // at arbitrary t. Here: never a hit, including the axis-aligned case whose projection is exact.
 TYPED_TEST(RayTriangleTest, RegressionRayInPlaneIsNoHit) {
     using T = TypeParam;
-    EXPECT_FALSE(intersectRayTriangle(Ray<T>{{-1, T(0.25), 0}, {1, 0, 0}, unbounded<T>}, unitTriangle<T>()));
+    EXPECT_FALSE(
+        intersectRayTriangle(RayPath<T>{{-1, T(0.25), 0}, {1, 0, 0}, unbounded<T>}, unitTriangle<T>()));
     test::Random random(3003);
     const double range = sizeof(T) == sizeof(float) ? 1e3 : 1e6;
     int documentHits = 0, hits = 0;
@@ -417,7 +422,7 @@ TYPED_TEST(RayTriangleTest, RegressionRayInPlaneIsNoHit) {
         const Vec3<T> direction = integer(3) * edge1 + integer(3) * edge2;
         if (direction == Vec3<T>(0)) continue;
         documentHits += documentMollerTrumbore(origin, direction, triangle, false).has_value();
-        hits += intersectRayTriangle(Ray<T>{origin, direction, unbounded<T>}, triangle).has_value();
+        hits += intersectRayTriangle(RayPath<T>{origin, direction, unbounded<T>}, triangle).has_value();
     }
     ASSERT_GT(documentHits, 0);
     EXPECT_EQ(hits, 0);
@@ -483,7 +488,7 @@ template <class T> void castAtSharedEdgesAndVertices(test::Random& random, const
                                        : mesh.vertex(i + 1, j + 1);
         const Vec3<T> target = kind == 0 ? from : from + T(random.uniform(0, 1)) * (to - from);
         const Vec3<T> slope(T(random.uniform(-0.5, 0.5)), T(random.uniform(-0.5, 0.5)), -1);
-        Ray<T> ray;
+        RayPath<T> ray;
         if (random.chance(0.5)) {  // the origin stepped back from the target along a given direction
             const Vec3<T> direction = slope * T(cell * random.logUniform(1e-2, 1e2));
             const T back = T(cell * random.logUniform(1, 100)) / -direction.z;
@@ -546,7 +551,7 @@ TYPED_TEST(RayTriangleTest, GridRaysHitNearTheirTargetOnly) {
                   j = 1 + int(random.uniform(0, mesh.cells - 2));
         const Vec3<T> target = mesh.vertex(i, j);
         const Vec3<T> origin = target + Vec3<T>(T(random.uniform(-2, 2)), T(random.uniform(-2, 2)), 4);
-        const auto prepared = makeWatertightRay(Ray<T>{origin, target - origin, unbounded<T>});
+        const auto prepared = makeWatertightRay(RayPath<T>{origin, target - origin, unbounded<T>});
         int hits = 0;
         for (const Triangle<T>& triangle : all) {
             if (const auto hit = intersectRayTriangle(*prepared, triangle)) {
@@ -572,7 +577,7 @@ TYPED_TEST(RayTriangleTest, RaysExactlyThroughSharedEdgesAndVerticesHitEveryNeig
             atVertex ? mesh.vertex(i, j) : (mesh.vertex(i, j) + mesh.vertex(i + 1, j + 1)) / T(2);
         const Vec3<T> direction(T(std::floor(random.uniform(-3, 4))), T(std::floor(random.uniform(-3, 4))),
                                 -4);
-        const Ray<T> ray{target - T(4) * direction, direction, unbounded<T>};
+        const RayPath<T> ray{target - T(4) * direction, direction, unbounded<T>};
         int hits = 0;
         for (const Triangle<T>& triangle : mesh.around(i, j))
             hits += intersectRayTriangle(ray, triangle).has_value();
@@ -635,7 +640,7 @@ TYPED_TEST(RayTriangleTest, RaysFromInsideAClosedMeshAlwaysLeaveIt) {
             const Vec3<T> from = vertices[face[0]], to = vertices[face[1 + int(random.uniform(0, 2))]];
             const Vec3<T> target = random.chance(0.3) ? from : from + T(random.uniform(0, 1)) * (to - from);
             const Vec3<T> origin(centre + random.unitVector<double>() * (radius * random.uniform(0, 0.2)));
-            const auto prepared = makeWatertightRay(Ray<T>{origin, target - origin, unbounded<T>});
+            const auto prepared = makeWatertightRay(RayPath<T>{origin, target - origin, unbounded<T>});
             int hits = 0;
             for (const Triangle<T>& triangle : triangles) {
                 if (const auto hit = intersectRayTriangle(*prepared, triangle)) {
@@ -645,7 +650,7 @@ TYPED_TEST(RayTriangleTest, RaysFromInsideAClosedMeshAlwaysLeaveIt) {
                 }
             }
             ASSERT_GE(hits, 1) << "radius " << radius << ": "
-                               << text(Ray<T>{origin, target - origin, unbounded<T>});
+                               << text(RayPath<T>{origin, target - origin, unbounded<T>});
             multiple += hits > 1;
         }
         std::cout << "radius " << radius << ": 3000 rays from inside, " << multiple

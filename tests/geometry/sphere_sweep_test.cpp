@@ -153,7 +153,7 @@ template <class T> Real maxAbs(const Vec3<T>& v) {
 // Random cases.
 
 template <class T> struct Motion {
-    Ray<T> path;
+    RayPath<T> path;
     T radius;
 };
 
@@ -566,7 +566,7 @@ template <class T> void expectHit(const std::optional<SphereSweepHit<T>>& hit, R
     EXPECT_EQ(hit->startsInContact, startsInContact);
 }
 
-template <class T> Ray<T> pathFrom(const Vec3<T>& origin, const Vec3<T>& direction, T maxT = T(1)) {
+template <class T> RayPath<T> pathFrom(const Vec3<T>& origin, const Vec3<T>& direction, T maxT = T(1)) {
     return {origin, direction, maxT};
 }
 
@@ -718,8 +718,8 @@ TYPED_TEST(SphereSweepTest, TriangleFaceBothSidesAndCulling) {
     const Triangle<T> triangle = testTriangle<T>();
     const Vec3<T> o = base<T>();
     const RealVec3 c = widen(o);
-    const Ray<T> fromFront = pathFrom(o + Vec3<T>(1, 1, 5), Vec3<T>(0, 0, -10));
-    const Ray<T> fromBack = pathFrom(o + Vec3<T>(1, 1, -5), Vec3<T>(0, 0, 10));
+    const RayPath<T> fromFront = pathFrom(o + Vec3<T>(1, 1, 5), Vec3<T>(0, 0, -10));
+    const RayPath<T> fromBack = pathFrom(o + Vec3<T>(1, 1, -5), Vec3<T>(0, 0, 10));
     expectHit(sweepSphereTriangle(fromFront, T(1), triangle), Real(0.4), c + RealVec3(1, 1, 0),
               RealVec3(0, 0, 1), false);
     expectHit(sweepSphereTriangle(fromBack, T(1), triangle), Real(0.4), c + RealVec3(1, 1, 0),
@@ -728,11 +728,11 @@ TYPED_TEST(SphereSweepTest, TriangleFaceBothSidesAndCulling) {
               c + RealVec3(1, 1, 0), RealVec3(0, 0, 1), false);
     EXPECT_FALSE(sweepSphereTriangle(fromBack, T(1), triangle, FaceCulling::BackFaces));
     // Overlapping at the start (centre 0.5 in front): leaving through the front is let go when culling.
-    const Ray<T> leaving = pathFrom(o + Vec3<T>(1, 1, 0.5), Vec3<T>(0, 0, 10));
+    const RayPath<T> leaving = pathFrom(o + Vec3<T>(1, 1, 0.5), Vec3<T>(0, 0, 10));
     expectHit(sweepSphereTriangle(leaving, T(1), triangle), 0, c + RealVec3(1, 1, 0), RealVec3(0, 0, 1),
               true);
     EXPECT_FALSE(sweepSphereTriangle(leaving, T(1), triangle, FaceCulling::BackFaces));
-    const Ray<T> sinking = pathFrom(o + Vec3<T>(1, 1, 0.5), Vec3<T>(0, 0, -10));
+    const RayPath<T> sinking = pathFrom(o + Vec3<T>(1, 1, 0.5), Vec3<T>(0, 0, -10));
     expectHit(sweepSphereTriangle(sinking, T(1), triangle, FaceCulling::BackFaces), 0, c + RealVec3(1, 1, 0),
               RealVec3(0, 0, 1), true);
 }
@@ -792,13 +792,13 @@ template <class T> Plane<T> floorPlane() { return {Vec3<T>(0, 0, 1), T(500)}; } 
 TYPED_TEST(SphereSweepTest, RegressionSpec002SphereFromNegativeSide) {
     using T = TypeParam;
     const Vec3<T> o = base<T>();
-    const Ray<T> rising = pathFrom(o + Vec3<T>(0, 0, -5), Vec3<T>(0, 0, 10));
+    const RayPath<T> rising = pathFrom(o + Vec3<T>(0, 0, -5), Vec3<T>(0, 0, 10));
     expectHit(sweepSphereTwoSidedPlane(rising, T(1), floorPlane<T>()), Real(0.4), widen(o),
               RealVec3(0, 0, -1), false);
     // Against the half-space, a centre below the plane is inside the solid: contact at t = 0.
     expectHit(sweepSpherePlane(rising, T(1), floorPlane<T>()), 0, widen(o), RealVec3(0, 0, 1), true);
     // From the positive side both agree: (5 - 1) / 10.
-    const Ray<T> falling = pathFrom(o + Vec3<T>(0, 0, 5), Vec3<T>(0, 0, -10));
+    const RayPath<T> falling = pathFrom(o + Vec3<T>(0, 0, 5), Vec3<T>(0, 0, -10));
     expectHit(sweepSpherePlane(falling, T(1), floorPlane<T>()), Real(0.4), widen(o), RealVec3(0, 0, 1),
               false);
     expectHit(sweepSphereTwoSidedPlane(falling, T(1), floorPlane<T>()), Real(0.4), widen(o),
@@ -812,7 +812,7 @@ TYPED_TEST(SphereSweepTest, RegressionSpec002OverlapAtStartGivesZero) {
     const Vec3<T> o = base<T>();
     for (const T height : {T(0.5), T(-0.5)}) {
         for (const T speed : {T(-10), T(10), T(0)}) {
-            const Ray<T> path = pathFrom(o + Vec3<T>(0, 0, height), Vec3<T>(0, 0, speed));
+            const RayPath<T> path = pathFrom(o + Vec3<T>(0, 0, height), Vec3<T>(0, 0, speed));
             expectHit(sweepSpherePlane(path, T(1), floorPlane<T>()), 0, widen(o), RealVec3(0, 0, 1), true);
             expectHit(sweepSphereTwoSidedPlane(path, T(1), floorPlane<T>()), 0, widen(o),
                       RealVec3(0, 0, height > 0 ? 1 : -1), true);
@@ -835,7 +835,7 @@ TYPED_TEST(SphereSweepTest, PlaneParallelTiltedAndCentreOnPlane) {
     // A tilted plane through base, normal (0.6, 0.8, 0) rounded to T; expected values from its
     // rounded coefficients.
     const Plane<T> tilted{Vec3<T>(T(0.6), T(0.8), 0), T(0.6) * o.x + T(0.8) * o.y};
-    const Ray<T> path = pathFrom(o + Vec3<T>(30, 40, 7), Vec3<T>(-60, -80, 1));
+    const RayPath<T> path = pathFrom(o + Vec3<T>(30, 40, 7), Vec3<T>(-60, -80, 1));
     const RealVec3 n = widen(tilted.normal);
     const Real d0 = glm::dot(n, widen(path.origin)) - Real(tilted.offset);
     const Real t = (d0 - 2) / -glm::dot(n, widen(path.direction));
@@ -853,7 +853,7 @@ TYPED_TEST(SphereSweepTest, PlaneParallelTiltedAndCentreOnPlane) {
 template <class T> struct AnyTarget {
     const char* name;
     T top;
-    std::function<std::optional<SphereSweepHit<T>>(const Ray<T>&, T)> sweep;
+    std::function<std::optional<SphereSweepHit<T>>(const RayPath<T>&, T)> sweep;
 };
 
 template <class T> std::vector<AnyTarget<T>> allTargets(T scale = T(1)) {
@@ -863,26 +863,26 @@ template <class T> std::vector<AnyTarget<T>> allTargets(T scale = T(1)) {
     const Plane<T> plane{Vec3<T>(0, 0, 1), o.z};
     return {
         {"sphere", T(1),
-         [=](const Ray<T>& p, T r) {
+         [=](const RayPath<T>& p, T r) {
              return sweepSphereSphere(p, r, Sphere<T>{o, scale});
          }},
         {"capsule", T(2),
-         [=](const Ray<T>& p, T r) {
+         [=](const RayPath<T>& p, T r) {
              return sweepSphereCapsule(p, r,
                                        Capsule<T>{o - Vec3<T>(0, 0, scale), o + Vec3<T>(0, 0, scale), scale});
          }},
         {"obb", T(1),
-         [=](const Ray<T>& p, T r) {
+         [=](const RayPath<T>& p, T r) {
              return sweepSphereObb(p, r, Obb<T>{o, Mat3<T>(1), Vec3<T>(scale)});
          }},
         {"aabb", T(1),
-         [=](const Ray<T>& p, T r) {
+         [=](const RayPath<T>& p, T r) {
              return sweepSphereAabb(p, r, Aabb<T>{o - Vec3<T>(scale), o + Vec3<T>(scale)});
          }},
-        {"triangle", T(0), [=](const Ray<T>& p, T r) { return sweepSphereTriangle(p, r, triangle); }},
-        {"plane", T(0), [=](const Ray<T>& p, T r) { return sweepSpherePlane(p, r, plane); }},
+        {"triangle", T(0), [=](const RayPath<T>& p, T r) { return sweepSphereTriangle(p, r, triangle); }},
+        {"plane", T(0), [=](const RayPath<T>& p, T r) { return sweepSpherePlane(p, r, plane); }},
         {"two-sided plane", T(0),
-         [=](const Ray<T>& p, T r) { return sweepSphereTwoSidedPlane(p, r, plane); }},
+         [=](const RayPath<T>& p, T r) { return sweepSphereTwoSidedPlane(p, r, plane); }},
     };
 }
 
@@ -891,7 +891,7 @@ TYPED_TEST(SphereSweepTest, ZeroDisplacementIsAStaticQuery) {
     for (const AnyTarget<T>& target : allTargets<T>()) {
         SCOPED_TRACE(target.name);
         // Centre 1.5 above the target: overlapping with r = 2, apart with r = 1.
-        const Ray<T> still = pathFrom(base<T>() + Vec3<T>(0, 0, target.top + T(1.5)), Vec3<T>(0, 0, 0));
+        const RayPath<T> still = pathFrom(base<T>() + Vec3<T>(0, 0, target.top + T(1.5)), Vec3<T>(0, 0, 0));
         const auto overlapping = target.sweep(still, T(2));
         ASSERT_TRUE(overlapping.has_value());
         EXPECT_EQ(overlapping->t, T(0));
@@ -909,7 +909,7 @@ TYPED_TEST(SphereSweepTest, HugeAndTinyScales) {
             SCOPED_TRACE(::testing::Message() << target.name << " at scale " << scale);
             // From 11 above the target's base point straight down at speed 20: a sphere of radius 1
             // lands on the top at t = (11 - top - 1) / 20 (all in units of scale).
-            const Ray<T> path =
+            const RayPath<T> path =
                 pathFrom(base<T>() * scale + Vec3<T>(0, 0, 11) * scale, Vec3<T>(0, 0, -20) * scale);
             const auto hit = target.sweep(path, scale);
             ASSERT_TRUE(hit.has_value());
@@ -944,13 +944,13 @@ TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
     using T = TypeParam;
     const Vec3<T> o = base<T>();
     const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
-    const Ray<T> good = pathFrom(o + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20));
+    const RayPath<T> good = pathFrom(o + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20));
     for (const AnyTarget<T>& target : allTargets<T>()) {
         SCOPED_TRACE(target.name);
         ASSERT_TRUE(target.sweep(good, T(1)));
         for (const T bad : {nan, inf, -inf}) {
             for (int i = 0; i < 3; ++i) {
-                Ray<T> path = good;
+                RayPath<T> path = good;
                 path.origin[i] = bad;
                 EXPECT_FALSE(target.sweep(path, T(1))) << "origin " << i << " = " << bad;
                 path = good;
@@ -964,7 +964,7 @@ TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
         EXPECT_FALSE(target.sweep(good, T(-1))) << "negative radius";
     }
     // Every field of every target.
-    const Ray<T> path = good;
+    const RayPath<T> path = good;
     for (const T bad : {nan, inf, -inf}) {
         for (int i = 0; i < 3; ++i) {
             Sphere<T> sphere{o, T(1)};

@@ -229,8 +229,8 @@ template <int N> Placement<N> randomPlacement(Random& random) {
 
 // A ray from `origin` along the unit vector `heading`, with a direction of random length (t is in
 // multiples of it) and a maxT that is infinite or ends the ray anywhere up to 2.5 times `reach`.
-template <class T, int N> Ray<T, N> randomRay(Random& random, const VecN<double, N>& origin,
-                                              const VecN<double, N>& heading, double reach, double size) {
+template <class T, int N> RayPath<T, N> randomRay(Random& random, const VecN<double, N>& origin,
+                                                  const VecN<double, N>& heading, double reach, double size) {
     const double directionLength = size * random.logUniform(1e-3, 1e3);
     const double maxT = random.chance(0.4) ? std::numeric_limits<double>::infinity()
                                            : reach * random.uniform(0, 2.5) / directionLength;
@@ -249,8 +249,8 @@ template <int N> struct SurfaceSample {
 // surfacePoint(), offset to either side by 1 to 1e6 roundoffs of T at this position), starting inside,
 // or anywhere within 20 extents.
 template <class T, int N, class InsidePoint, class SurfacePoint>
-Ray<T, N> randomRayNear(Random& random, int kind, const VecN<double, N>& center, double extent, double size,
-                        const InsidePoint& insidePoint, const SurfacePoint& surfacePoint) {
+RayPath<T, N> randomRayNear(Random& random, int kind, const VecN<double, N>& center, double extent,
+                            double size, const InsidePoint& insidePoint, const SurfacePoint& surfacePoint) {
     VecN<double, N> heading = randomUnit<N>(random);
     switch (kind % 4) {
         case 0: {
@@ -343,8 +343,8 @@ public:
 
     // reference(grow) gives the long double line crossing of the solid grown by grow (shrunk if < 0).
     template <class Reference, class Describe>
-    void check(const Ray<T, N>& ray, const std::optional<RaySolidHit<T, N>>& core, const Reference& reference,
-               Real scale, Real radius, const Describe& describeSolid) {
+    void check(const RayPath<T, N>& ray, const std::optional<RaySolidHit<T, N>>& core,
+               const Reference& reference, Real scale, Real radius, const Describe& describeSolid) {
         ++cases_;
         Case c{ray, scale, radius};
         const Real band = bounds_.band * c.unit();
@@ -396,7 +396,7 @@ public:
 
 private:
     struct Case {
-        const Ray<T, N>& ray;
+        const RayPath<T, N>& ray;
         Real scale;
         Real radius;
 
@@ -469,18 +469,19 @@ private:
 // NaN, +inf or -inf in any one scalar of the ray or the solid gives no hit, except maxT = +inf (an
 // unbounded ray). (ray, solid) must hit.
 template <class T, int N, class Solid, class Intersect>
-void expectNonFiniteInputGivesNoHit(const Ray<T, N>& ray, const Solid& solid, const Intersect& intersect) {
+void expectNonFiniteInputGivesNoHit(const RayPath<T, N>& ray, const Solid& solid,
+                                    const Intersect& intersect) {
     ASSERT_TRUE(intersect(ray, solid));
     for (const T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
                         -std::numeric_limits<T>::infinity()}) {
         for (int i = 0; i < N; ++i) {
-            Ray<T, N> badOrigin = ray, badDirection = ray;
+            RayPath<T, N> badOrigin = ray, badDirection = ray;
             badOrigin.origin[i] = bad;
             badDirection.direction[i] = bad;
             EXPECT_FALSE(intersect(badOrigin, solid)) << "origin " << i << " = " << bad;
             EXPECT_FALSE(intersect(badDirection, solid)) << "direction " << i << " = " << bad;
         }
-        Ray<T, N> badLength = ray;
+        RayPath<T, N> badLength = ray;
         badLength.maxT = bad;
         EXPECT_EQ(intersect(badLength, solid).has_value(), bad == std::numeric_limits<T>::infinity());
     }
@@ -508,12 +509,12 @@ template <AxisSolid Solid, class T> Solid scaled(const Solid& solid, T factor) {
 // same t, scaled points, the same normals. Scaling the direction alone only rescales t. (ray, solid) must
 // hit.
 template <class T, int N, class Solid, class Intersect>
-void expectScaleInvariance(const Ray<T, N>& ray, const Solid& solid, const Intersect& intersect) {
+void expectScaleInvariance(const RayPath<T, N>& ray, const Solid& solid, const Intersect& intersect) {
     const auto unitHit = intersect(ray, solid);
     ASSERT_TRUE(unitHit);
     for (const int exponent : {-14, -7, 10, 20}) {
         const T factor = std::ldexp(T(1), exponent);
-        const auto hit = intersect(Ray<T, N>{ray.origin * factor, ray.direction * factor, ray.maxT},
+        const auto hit = intersect(RayPath<T, N>{ray.origin * factor, ray.direction * factor, ray.maxT},
                                    scaled(solid, factor));
         ASSERT_TRUE(hit) << exponent;
         EXPECT_EQ(hit->entry.t, unitHit->entry.t);
@@ -522,7 +523,8 @@ void expectScaleInvariance(const Ray<T, N>& ray, const Solid& solid, const Inter
         EXPECT_EQ(hit->exit.point, unitHit->exit.point * factor);
         EXPECT_EQ(hit->entry.normal, unitHit->entry.normal);
         EXPECT_EQ(hit->exit.normal, unitHit->exit.normal);
-        const auto slow = intersect(Ray<T, N>{ray.origin, ray.direction / factor, ray.maxT * factor}, solid);
+        const auto slow =
+            intersect(RayPath<T, N>{ray.origin, ray.direction / factor, ray.maxT * factor}, solid);
         ASSERT_TRUE(slow) << exponent;
         EXPECT_EQ(slow->entry.t, unitHit->entry.t * factor);
         EXPECT_EQ(slow->exit.t, unitHit->exit.t * factor);
@@ -543,7 +545,7 @@ void expectSaneForExtremeInputs(const Intersect& intersect, const MakeSolid& mak
     for (int i = 0; i < 200000; ++i) {
         const T maxT =
             random.chance(0.5) ? std::numeric_limits<T>::infinity() : std::abs(randomExtreme<T>(random));
-        const Ray<T> ray{vector(), vector(), maxT};
+        const RayPath<T> ray{vector(), vector(), maxT};
         const auto hit = intersect(ray, makeSolid(vector, radius));
         if (!hit) continue;
         ++hits;
@@ -568,9 +570,9 @@ void expectSaneForExtremeAxisSolids(const Intersect& intersect, Real unitLength)
 // ray.origin + along * ray.direction + offset, with offset exactly perpendicular to the direction. Expects
 // entry and exit within `bounds` of the crossing computed in long double from that construction, which
 // needs no quadratic: the half chord is sqrt(r^2 - |offset|^2).
-template <class T> void expectConstructedCrossing(const std::optional<RaySolidHit<T>>& hit, const Ray<T>& ray,
-                                                  T along, const Vec3<T>& offset, T radius, Real scale,
-                                                  const RoundSolidBounds& bounds) {
+template <class T> void expectConstructedCrossing(const std::optional<RaySolidHit<T>>& hit,
+                                                  const RayPath<T>& ray, T along, const Vec3<T>& offset,
+                                                  T radius, Real scale, const RoundSolidBounds& bounds) {
     ASSERT_TRUE(hit);
     const RealVec3 d = widen(ray.direction), w = widen(offset);
     ASSERT_EQ(glm::dot(d, w), 0) << "the offset must be exactly perpendicular to the direction";
@@ -597,7 +599,7 @@ void expectTinyFarSolidCrossed(const Intersect& intersect, const MakeSolid& make
     const bool isDouble = sizeof(T) == 8;
     const T along = isDouble ? T(262144) : T(2048);
     const T radius = isDouble ? T(1e-4) : T(1e-2);
-    const Ray<T> ray{origin, {3, 4, 0}, std::numeric_limits<T>::infinity()};
+    const RayPath<T> ray{origin, {3, 4, 0}, std::numeric_limits<T>::infinity()};
     const Vec3<T> center = origin + along * ray.direction + offset;
     ASSERT_EQ(widen(center), widen(origin) + Real(along) * widen(ray.direction) + widen(offset))
         << "the construction must be exact in T";
@@ -627,7 +629,7 @@ void expectTinyFarAxisSolidCrossed(const Intersect& intersect, const RoundSolidB
 // One random case of a solid about the axis from a to b (capsule, cylinder), of scale |origin| + |a| + |b|
 // + radius. reference(origin, direction, a, b, radius, grow) is the long double crossing of the grown solid.
 template <class T, class Solid, class Reference>
-void checkAxisSolidCase(RoundSolidChecker<T, 3>& checker, const Ray<T>& ray,
+void checkAxisSolidCase(RoundSolidChecker<T, 3>& checker, const RayPath<T>& ray,
                         const std::optional<RaySolidHit<T>>& core, const Solid& solid, const char* name,
                         const Reference& reference) {
     const RealVec3 a = widen(solid.a), b = widen(solid.b);
@@ -642,14 +644,14 @@ void checkAxisSolidCase(RoundSolidChecker<T, 3>& checker, const Ray<T>& ray,
 
 // A zero direction, a negative maxT, a zero or negative radius: no hit. (ray, solid) must hit.
 template <class T, class Solid, class Intersect>
-void expectDegenerateInputGivesNoHit(const Ray<T>& ray, const Solid& solid, const Intersect& intersect) {
+void expectDegenerateInputGivesNoHit(const RayPath<T>& ray, const Solid& solid, const Intersect& intersect) {
     const auto withRadius = [](Solid copy, T radius) {
         copy.radius = radius;
         return copy;
     };
     ASSERT_TRUE(intersect(ray, solid));
-    EXPECT_FALSE(intersect(Ray<T>{ray.origin, Vec3<T>(0), ray.maxT}, solid));
-    EXPECT_FALSE(intersect(Ray<T>{ray.origin, ray.direction, T(-1)}, solid));
+    EXPECT_FALSE(intersect(RayPath<T>{ray.origin, Vec3<T>(0), ray.maxT}, solid));
+    EXPECT_FALSE(intersect(RayPath<T>{ray.origin, ray.direction, T(-1)}, solid));
     EXPECT_FALSE(intersect(ray, withRadius(solid, T(0))));
     EXPECT_FALSE(intersect(ray, withRadius(solid, T(-1))));
 }
@@ -659,7 +661,7 @@ void expectDegenerateInputGivesNoHit(const Ray<T>& ray, const Solid& solid, cons
 template <class T, class Solid, class Intersect>
 void expectUprightSideCases(const Solid& upright, const Intersect& intersect) {
     constexpr T infinity = std::numeric_limits<T>::infinity();
-    const auto hit = intersect(Ray<T>{{-3, 0, 2}, {0.5, 0, 0}, infinity}, upright);
+    const auto hit = intersect(RayPath<T>{{-3, 0, 2}, {0.5, 0, 0}, infinity}, upright);
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->entry.t, T(4));
     EXPECT_EQ(hit->exit.t, T(8));
@@ -667,10 +669,10 @@ void expectUprightSideCases(const Solid& upright, const Intersect& intersect) {
     EXPECT_EQ(hit->entry.normal, Vec3<T>(-1, 0, 0));
     EXPECT_EQ(hit->exit.normal, Vec3<T>(1, 0, 0));
     EXPECT_FALSE(hit->originInside);
-    EXPECT_FALSE(intersect(Ray<T>{{-3, 0, 2}, {1, 0, 0}, T(1.999)}, upright));
-    EXPECT_TRUE(intersect(Ray<T>{{-3, 0, 2}, {1, 0, 0}, T(2)}, upright));
-    EXPECT_FALSE(intersect(Ray<T>{{2, 0, -3}, {0, 0, 1}, infinity}, upright));
-    const auto inside = intersect(Ray<T>{{0.5, 0, 2}, {1, 0, 0}, infinity}, upright);
+    EXPECT_FALSE(intersect(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, T(1.999)}, upright));
+    EXPECT_TRUE(intersect(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, T(2)}, upright));
+    EXPECT_FALSE(intersect(RayPath<T>{{2, 0, -3}, {0, 0, 1}, infinity}, upright));
+    const auto inside = intersect(RayPath<T>{{0.5, 0, 2}, {1, 0, 0}, infinity}, upright);
     ASSERT_TRUE(inside);
     EXPECT_TRUE(inside->originInside);
     EXPECT_EQ(inside->entry.t, T(-1.5));

@@ -89,7 +89,7 @@ template <class S, int N> std::string text(const VecN<S, N>& v) {
     return result;
 }
 
-template <class T, int N> std::string text(const Ray<T, N>& ray) {
+template <class T, int N> std::string text(const RayPath<T, N>& ray) {
     return "ray " + text(ray.origin) + " + t " + text(ray.direction) + ", maxT " + text(ray.maxT);
 }
 

@@ -58,7 +58,7 @@ template <class Sweep> Scalar sphereTimeOfImpact(const btCollisionObject& sphere
     const Vec3<Scalar> motion = toGlm(sphereObject.getInterpolationWorldTransform().getOrigin()) - start;
     const Vec3<Scalar> otherMotion =
         toGlm(other.getInterpolationWorldTransform().getOrigin() - other.getWorldTransform().getOrigin());
-    const Ray<Scalar> path{start, motion - otherMotion, Scalar(1)};
+    const RayPath<Scalar> path{start, motion - otherMotion, Scalar(1)};
     if (path.direction == Vec3<Scalar>(0)) return Scalar(1);
     const Scalar radius = shapeOf<btSphereShape>(sphereObject).getRadius();
     const auto hit = sweep(path, radius, other);
@@ -80,7 +80,7 @@ struct SpherePlane {
     }
     static Scalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b) {
         return sphereTimeOfImpact(
-            a, b, [](const Ray<Scalar>& path, Scalar radius, const btCollisionObject& plane) {
+            a, b, [](const RayPath<Scalar>& path, Scalar radius, const btCollisionObject& plane) {
                 return sweepSpherePlane(
                     path, radius, toPlane(shapeOf<btStaticPlaneShape>(plane), plane.getWorldTransform()));
             });
@@ -119,7 +119,7 @@ struct SphereSphere {
     }
     static Scalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b) {
         return sphereTimeOfImpact(
-            a, b, [](const Ray<Scalar>& path, Scalar radius, const btCollisionObject& sphere) {
+            a, b, [](const RayPath<Scalar>& path, Scalar radius, const btCollisionObject& sphere) {
                 return sweepSphereSphere(
                     path, radius, toSphere(shapeOf<btSphereShape>(sphere), sphere.getWorldTransform()));
             });
@@ -134,7 +134,7 @@ struct SphereBox {
     }
     static Scalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b) {
         return sphereTimeOfImpact(
-            a, b, [](const Ray<Scalar>& path, Scalar radius, const btCollisionObject& box) {
+            a, b, [](const RayPath<Scalar>& path, Scalar radius, const btCollisionObject& box) {
                 return sweepSphereObb(path, radius, toObb(shapeOf<btBoxShape>(box), box.getWorldTransform()));
             });
     }
@@ -149,7 +149,7 @@ struct SphereTriangle {
     }
     static Scalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b) {
         return sphereTimeOfImpact(
-            a, b, [](const Ray<Scalar>& path, Scalar radius, const btCollisionObject& triangle) {
+            a, b, [](const RayPath<Scalar>& path, Scalar radius, const btCollisionObject& triangle) {
                 return sweepSphereTriangle(
                     path, radius,
                     triangleOf(shapeOf<btTriangleShape>(triangle), triangle.getWorldTransform()));

@@ -16,7 +16,7 @@ template <class T> bool crossingReachesRay(T entry, T exit, T maxT) {
 
 template <class T, int N>
 std::optional<SurfaceHit<T, N>> firstHit(const std::optional<RaySolidHit<T, N>>& crossing,
-                                         const Ray<T, N>& ray, StartInside policy) {
+                                         const RayPath<T, N>& ray, StartInside policy) {
     if (!crossing) return std::nullopt;
     if (!crossing->originInside) {
         return crossing->entry;
@@ -46,7 +46,7 @@ template <class T, int N> struct SurfaceCrossings {
 // twice, entering then leaving, since the line's entry and exit coincide there.
 template <class T, int N>
 SurfaceCrossings<T, N> surfaceCrossings(const std::optional<RaySolidHit<T, N>>& crossing,
-                                        const Ray<T, N>& ray) {
+                                        const RayPath<T, N>& ray) {
     SurfaceCrossings<T, N> result{};
     if (!crossing) return result;
     // A reported crossing has entry.t <= maxT and exit.t >= 0, so one bound per hit remains to check.

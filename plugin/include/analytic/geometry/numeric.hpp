@@ -33,7 +33,7 @@ template <int N, class T> bool isFinite(const glm::vec<N, T, glm::defaultp>& v) 
 }
 
 // A usable ray: finite origin and direction, a direction that is not zero, and 0 <= maxT (which may be +inf).
-template <class T, int N> bool isValidRay(const Ray<T, N>& ray) {
+template <class T, int N> bool isValidRay(const RayPath<T, N>& ray) {
     return isFinite(ray.origin) && isFinite(ray.direction) && ray.direction != VecN<T, N>(0) &&
            ray.maxT >= T(0);
 }

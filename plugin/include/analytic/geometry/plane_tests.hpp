@@ -213,7 +213,7 @@ template <class T> inline std::optional<PointPlaneClassification<T>> classifyPoi
 // and an end (origin + maxT direction) on the plane a hit at maxT, whichever way the ray runs, so chained
 // segments through a point on the plane never miss it.
 template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPlane(
-    const Ray<T>& ray, const Plane<T>& plane,
+    const RayPath<T>& ray, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
     using namespace plane_tests_detail;
     // Every return returns result, so it is built in place: copying a result assembled elsewhere costs

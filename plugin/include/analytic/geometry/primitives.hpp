@@ -11,10 +11,11 @@ template <class T> using Mat3 = glm::mat<3, 3, T, glm::defaultp>;
 
 template <class T, int N> using VecN = glm::vec<N, T, glm::defaultp>;
 
-// Points origin + t * direction for t in [0, maxT]. The direction need not be unit length: t is
-// measured in multiples of it, so a segment from a to b is {a, b - a, 1} and t is Bullet's hit
-// fraction. maxT may be +infinity for an unbounded ray. N = 2 serves the 2D tests.
-template <class T, int N = 3> struct Ray {
+// A ray, or the path of a moving point (a sphere's centre in the sweeps): the points origin + t * direction
+// for t in [0, maxT]. The direction need not be unit length: t is measured in multiples of it, so a
+// segment from a to b is {a, b - a, 1} and t is Bullet's hit fraction. maxT may be +infinity for an
+// unbounded ray. N = 2 serves the 2D tests. (analytic::Ray is the batch ray cast's, ray_batch.hpp.)
+template <class T, int N = 3> struct RayPath {
     VecN<T, N> origin;
     VecN<T, N> direction;
     T maxT;
@@ -22,9 +23,9 @@ template <class T, int N = 3> struct Ray {
     VecN<T, N> at(T t) const { return origin + t * direction; }
 };
 
-template <class T> using Ray2 = Ray<T, 2>;
+template <class T> using RayPath2 = RayPath<T, 2>;
 
-template <class T, int N> Ray<T, N> segmentRay(const VecN<T, N>& from, const VecN<T, N>& to) {
+template <class T, int N> RayPath<T, N> segmentRay(const VecN<T, N>& from, const VecN<T, N>& to) {
     return {from, to - from, T(1)};
 }
 

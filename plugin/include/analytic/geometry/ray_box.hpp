@@ -24,7 +24,7 @@ template <class T> struct SlabRay {
 
 namespace detail {
 
-template <class T> SlabRay<T> slabRayOf(const Ray<T>& ray) {
+template <class T> SlabRay<T> slabRayOf(const RayPath<T>& ray) {
     return {ray.origin, ray.direction, T(1) / ray.direction, ray.maxT};
 }
 
@@ -90,7 +90,7 @@ template <class T, class FaceHit> std::optional<RaySolidHit<T>> slabSolidHit(con
 
 // Nothing for an unusable ray (non-finite, zero direction, negative maxT): the per-box tests then need
 // no checks of the ray.
-template <class T> std::optional<SlabRay<T>> makeSlabRay(const Ray<T>& ray) {
+template <class T> std::optional<SlabRay<T>> makeSlabRay(const RayPath<T>& ray) {
     if (!isValidRay(ray)) return std::nullopt;
     return detail::slabRayOf(ray);
 }
@@ -120,7 +120,7 @@ template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const SlabRay<
     });
 }
 
-template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const Ray<T>& ray, const Aabb<T>& box) {
+template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const RayPath<T>& ray, const Aabb<T>& box) {
     if (!isValidRay(ray)) return std::nullopt;
     return intersectRayAabb(detail::slabRayOf(ray), box);
 }
@@ -128,7 +128,7 @@ template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const Ray<T>& 
 // The oriented box in its own frame: the ray is taken there (transpose(rotation) undoes an orthonormal
 // rotation), clipped against the slabs -halfExtents..halfExtents, and the normals are the rotation's
 // columns. Negative half extents make an empty box: no hit.
-template <class T> std::optional<RaySolidHit<T>> intersectRayObb(const Ray<T>& ray, const Obb<T>& box) {
+template <class T> std::optional<RaySolidHit<T>> intersectRayObb(const RayPath<T>& ray, const Obb<T>& box) {
     if (!isValidRay(ray) || !isFinite(box.center) || !isFinite(box.halfExtents) ||
         !isFinite(box.rotation[0]) || !isFinite(box.rotation[1]) || !isFinite(box.rotation[2])) {
         return std::nullopt;

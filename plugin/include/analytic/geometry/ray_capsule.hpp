@@ -14,7 +14,7 @@ namespace analytic {
 // that stretch lies outside [0, maxT], or for invalid input (see detail::acceptsRoundSolid). A capsule
 // whose axis is too short to have a usable square (a == b) is the sphere about a.
 template <class T>
-inline std::optional<RaySolidHit<T>> intersectRayCapsule(const Ray<T>& ray, const Capsule<T>& capsule) {
+inline std::optional<RaySolidHit<T>> intersectRayCapsule(const RayPath<T>& ray, const Capsule<T>& capsule) {
     const Vec3<T> axis = capsule.b - capsule.a;
     const T axisLength2 = glm::dot(axis, axis);
     if (!(axisLength2 >= std::numeric_limits<T>::min())) {

@@ -25,7 +25,7 @@ template <class T> struct AxialRay {
 };
 
 // offset = ray.origin - the axis' start; axisLength2 = |axis|^2 must be a usable square.
-template <class T> inline AxialRay<T> splitAlongAxis(const Ray<T>& ray, const Vec3<T>& offset,
+template <class T> inline AxialRay<T> splitAlongAxis(const RayPath<T>& ray, const Vec3<T>& offset,
                                                      const Vec3<T>& axis, T axisLength2) {
     const T offsetAlong = glm::dot(offset, axis);
     const T directionAlong = glm::dot(ray.direction, axis);
@@ -52,7 +52,7 @@ inline std::optional<QuadraticRoots<T>> infiniteCylinderRoots(const AxialRay<T>&
 }
 
 // The hit at t on the side of an infinite cylinder: radial normal.
-template <class T> inline SurfaceHit<T> cylinderSideHit(const Ray<T>& ray, const AxialRay<T>& split, T t,
+template <class T> inline SurfaceHit<T> cylinderSideHit(const RayPath<T>& ray, const AxialRay<T>& split, T t,
                                                         T inverseRadius, bool entering) {
     return roundSurfaceHit(ray, t, split.offsetAcross, split.directionAcross, inverseRadius,
                            entering ? -ray.direction : ray.direction);
@@ -63,8 +63,8 @@ template <class T> inline SurfaceHit<T> cylinderSideHit(const Ray<T>& ray, const
 // Where the line of the ray enters and leaves the solid cylinder (see RaySolidHit). Normals: radial on the
 // side, -+ the unit axis on the caps at a and b. nullopt when it misses, when that stretch lies outside
 // [0, maxT], for invalid input (see detail::acceptsRoundSolid) or an axis without a usable square.
-template <class T>
-inline std::optional<RaySolidHit<T>> intersectRayCylinder(const Ray<T>& ray, const Cylinder<T>& cylinder) {
+template <class T> inline std::optional<RaySolidHit<T>> intersectRayCylinder(const RayPath<T>& ray,
+                                                                             const Cylinder<T>& cylinder) {
     const Vec3<T> axis = cylinder.b - cylinder.a;
     const T axisLength2 = glm::dot(axis, axis);
     const Vec3<T> offset = ray.origin - cylinder.a;

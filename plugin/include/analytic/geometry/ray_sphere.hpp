@@ -23,7 +23,7 @@ template <class T> inline bool isUsableSquare(T square) {
 // and a finite squared distance from the solid's reference point to the origin (`offset` between them).
 // A NaN or an infinity in any input fails one of these.
 template <class T, int N>
-inline bool acceptsRoundSolid(const Ray<T, N>& ray, const VecN<T, N>& offset, T radius) {
+inline bool acceptsRoundSolid(const RayPath<T, N>& ray, const VecN<T, N>& offset, T radius) {
     return ray.maxT >= T(0) && radius > T(0) && isUsableSquare(glm::dot(ray.direction, ray.direction)) &&
            isUsableSquare(radius * radius) && glm::dot(offset, offset) <= std::numeric_limits<T>::max();
 }
@@ -58,7 +58,7 @@ inline std::optional<QuadraticRoots<T>> lineSphereRoots(const VecN<T, N>& offset
 // vanishes (the radius below the rounding of the distance) the normal facing the ray is the only
 // meaningful one (fallbackNormal: -direction entering, +direction leaving).
 template <class T, int N>
-inline SurfaceHit<T, N> roundSurfaceHit(const Ray<T, N>& ray, T t, const VecN<T, N>& normalOffset,
+inline SurfaceHit<T, N> roundSurfaceHit(const RayPath<T, N>& ray, T t, const VecN<T, N>& normalOffset,
                                         const VecN<T, N>& normalRate, T inverseRadius,
                                         const VecN<T, N>& fallbackNormal) {
     const VecN<T, N> outward = (normalOffset + t * normalRate) * inverseRadius;
@@ -79,7 +79,7 @@ inline SurfaceHit<T, N> roundSurfaceHit(const Ray<T, N>& ray, T t, const VecN<T,
 // Where the line of the ray enters and leaves the ball (see RaySolidHit); nullopt when it misses, when
 // that stretch lies outside [0, maxT], or for invalid input (see detail::acceptsRoundSolid).
 template <class T, int N>
-inline std::optional<RaySolidHit<T, N>> intersectRaySphere(const Ray<T, N>& ray, const Ball<T, N>& ball) {
+inline std::optional<RaySolidHit<T, N>> intersectRaySphere(const RayPath<T, N>& ray, const Ball<T, N>& ball) {
     const VecN<T, N> offset = ray.origin - ball.center;
     if (!detail::acceptsRoundSolid(ray, offset, ball.radius)) return std::nullopt;
     const auto roots = detail::lineSphereRoots(

@@ -83,7 +83,7 @@ template <class T> struct ShearedVertex {
 // v[axis] as selects, which compile to conditional moves (glm's operator[] is a switch).
 template <class T> T component(const Vec3<T>& v, int axis) { return axis == 0 ? v.x : axis == 1 ? v.y : v.z; }
 
-template <class T> WatertightRay<T> watertightRayOf(const Ray<T>& ray) {
+template <class T> WatertightRay<T> watertightRayOf(const RayPath<T>& ray) {
     const Vec3<T> magnitude = glm::abs(ray.direction);
     const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
                                               : (magnitude.y >= magnitude.z ? 1 : 2);
@@ -152,7 +152,7 @@ template <class T> bool liesInPlane(const GeometricNormal<T>& geometric, T appro
 }  // namespace detail
 
 // Nothing for an unusable ray (non-finite, zero direction, negative maxT).
-template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const Ray<T>& ray) {
+template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const RayPath<T>& ray) {
     if (!isValidRay(ray)) return std::nullopt;
     return detail::watertightRayOf(ray);
 }
@@ -200,7 +200,7 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
 }
 
 template <class T>
-std::optional<TriangleHit<T>> intersectRayTriangle(const Ray<T>& ray, const Triangle<T>& triangle,
+std::optional<TriangleHit<T>> intersectRayTriangle(const RayPath<T>& ray, const Triangle<T>& triangle,
                                                    FaceCulling culling = FaceCulling::None) {
     if (!isValidRay(ray)) return std::nullopt;
     return intersectRayTriangle(detail::watertightRayOf(ray), triangle, culling);

@@ -43,7 +43,7 @@ template <class T> struct SphereSweepHit {
 // Named apart from other families' helpers: headers of several families meet in one translation unit.
 namespace sphere_sweep_detail {
 
-template <class T> bool isValidSweep(const Ray<T>& path, T radius) {
+template <class T> bool isValidSweep(const RayPath<T>& path, T radius) {
     return isFinite(path.origin) && isFinite(path.direction) && path.maxT >= T(0) && isFinite(radius) &&
            radius >= T(0);
 }
@@ -92,8 +92,8 @@ template <class T, class NearestCore> SurfaceHit<T> touching(T t, const Vec3<T>&
 // test finds it just outside: then the sphere touches, and the line's entry (which may lie far back
 // along a grazing path) says nothing about where; the nearest point does.
 template <class T, class ContactAtStart, class NearestCore>
-std::optional<SphereSweepHit<T>> sweepResult(const std::optional<GrownEntry<T>>& entry, const Ray<T>& path,
-                                             const ContactAtStart& contactAtStart,
+std::optional<SphereSweepHit<T>> sweepResult(const std::optional<GrownEntry<T>>& entry,
+                                             const RayPath<T>& path, const ContactAtStart& contactAtStart,
                                              const NearestCore& nearestCore, T coreRadius) {
     if (!entry) return std::nullopt;
     const SurfaceHit<T>& contact = entry->contact;
@@ -106,7 +106,7 @@ std::optional<SphereSweepHit<T>> sweepResult(const std::optional<GrownEntry<T>>&
 
 // For targets whose grown form one ray test handles (sphere, capsule).
 template <class T, class CrossGrown, class ContactAtStart, class NearestCore>
-std::optional<SphereSweepHit<T>> sweepIntoGrownSolid(const Ray<T>& path, T radius,
+std::optional<SphereSweepHit<T>> sweepIntoGrownSolid(const RayPath<T>& path, T radius,
                                                      const CrossGrown& crossGrown,
                                                      const ContactAtStart& contactAtStart,
                                                      const NearestCore& nearestCore, T coreRadius) {
@@ -117,7 +117,7 @@ std::optional<SphereSweepHit<T>> sweepIntoGrownSolid(const Ray<T>& path, T radiu
 
 // The earliest entry of the path into the capsules of the given radius around the segments
 // from[i] - to[i], i < count; or that it starts inside one of them.
-template <class T> std::optional<GrownEntry<T>> earliestCapsuleEntry(const Ray<T>& path, T radius,
+template <class T> std::optional<GrownEntry<T>> earliestCapsuleEntry(const RayPath<T>& path, T radius,
                                                                      const Vec3<T>* from, const Vec3<T>* to,
                                                                      int count) {
     std::optional<GrownEntry<T>> earliest;
@@ -136,7 +136,7 @@ template <class T> std::optional<GrownEntry<T>> earliestCapsuleEntry(const Ray<T
 // rounding, which one wins is noise, and so would be a contact point taken from it; the nearest point
 // is not.
 template <class T, class NearestPoint>
-std::optional<GrownEntry<T>> touchingNearest(std::optional<GrownEntry<T>> entry, const Ray<T>& path,
+std::optional<GrownEntry<T>> touchingNearest(std::optional<GrownEntry<T>> entry, const RayPath<T>& path,
                                              const NearestPoint& nearestPoint) {
     if (!entry || entry->startsInside) return entry;
     const SurfaceHit<T>& contact = entry->contact;
@@ -149,8 +149,8 @@ std::optional<GrownEntry<T>> touchingNearest(std::optional<GrownEntry<T>> entry,
 // enters (or starts) in a face region, beyond the box along one axis only, the grown box is the
 // rounded box there; in an edge region (two axes) the rounded box is the edge's capsule, and in a
 // vertex region (three axes) the union of the capsules of the three edges meeting at the vertex.
-template <class T>
-std::optional<GrownEntry<T>> entryIntoRoundedBox(const Ray<T>& path, T radius, const Vec3<T>& halfExtents) {
+template <class T> std::optional<GrownEntry<T>> entryIntoRoundedBox(const RayPath<T>& path, T radius,
+                                                                    const Vec3<T>& halfExtents) {
     const Vec3<T> grown = halfExtents + radius;
     const std::optional<RaySolidHit<T>> crossing = intersectRayAabb(path, Aabb<T>{-grown, grown});
     if (!crossing) return std::nullopt;
@@ -184,14 +184,14 @@ std::optional<GrownEntry<T>> entryIntoRoundedBox(const Ray<T>& path, T radius, c
 
 // Solid boxes: the box's centre, axes (columns; identity for an AABB) and half extents.
 template <class T>
-std::optional<SphereSweepHit<T>> sweepSphereBox(const Ray<T>& path, T radius, const Obb<T>& box) {
+std::optional<SphereSweepHit<T>> sweepSphereBox(const RayPath<T>& path, T radius, const Obb<T>& box) {
     const auto contactAtStart = [&] { return sphereObbContact(Sphere<T>{path.origin, radius}, box); };
     if (!isValidSweep(path, radius) || !detail::isValidObb(box)) return std::nullopt;
     if (path.direction == Vec3<T>(0)) return hitAtStart(contactAtStart());
     const Mat3<T> toLocal = glm::transpose(box.rotation);
-    std::optional<GrownEntry<T>> entry =
-        entryIntoRoundedBox(Ray<T>{toLocal * (path.origin - box.center), toLocal * path.direction, path.maxT},
-                            radius, box.halfExtents);
+    std::optional<GrownEntry<T>> entry = entryIntoRoundedBox(
+        RayPath<T>{toLocal * (path.origin - box.center), toLocal * path.direction, path.maxT}, radius,
+        box.halfExtents);
     if (entry) {
         entry->contact.point = box.center + box.rotation * entry->contact.point;
         entry->contact.normal = box.rotation * entry->contact.normal;
@@ -205,7 +205,7 @@ std::optional<SphereSweepHit<T>> sweepSphereBox(const Ray<T>& path, T radius, co
 
 // side = +1 or -1 picks the face of the plane the sphere meets; signedDistance is the centre's.
 template <class T>
-std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const Ray<T>& path, T radius, const Plane<T>& plane,
+std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const RayPath<T>& path, T radius, const Plane<T>& plane,
                                                       const SolidPlaneContact<T>& contactAtStart, T side) {
     const Vec3<T> normal = side * plane.normal;
     const T height = side * contactAtStart.span.centerDistance;
@@ -224,8 +224,8 @@ std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const Ray<T>& path, T radi
 }  // namespace sphere_sweep_detail
 
 // Sphere of the given radius along path against a solid sphere.
-template <class T>
-std::optional<SphereSweepHit<T>> sweepSphereSphere(const Ray<T>& path, T radius, const Sphere<T>& target) {
+template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayPath<T>& path, T radius,
+                                                                      const Sphere<T>& target) {
     return sphere_sweep_detail::sweepIntoGrownSolid(
         path, radius,
         [&] {
@@ -238,8 +238,8 @@ std::optional<SphereSweepHit<T>> sweepSphereSphere(const Ray<T>& path, T radius,
 }
 
 // Against a capsule (all points within target.radius of the segment a - b).
-template <class T>
-std::optional<SphereSweepHit<T>> sweepSphereCapsule(const Ray<T>& path, T radius, const Capsule<T>& target) {
+template <class T> std::optional<SphereSweepHit<T>> sweepSphereCapsule(const RayPath<T>& path, T radius,
+                                                                       const Capsule<T>& target) {
     return sphere_sweep_detail::sweepIntoGrownSolid(
         path, radius,
         [&] {
@@ -257,13 +257,13 @@ std::optional<SphereSweepHit<T>> sweepSphereCapsule(const Ray<T>& path, T radius
 
 // Against a solid oriented box.
 template <class T>
-std::optional<SphereSweepHit<T>> sweepSphereObb(const Ray<T>& path, T radius, const Obb<T>& target) {
+std::optional<SphereSweepHit<T>> sweepSphereObb(const RayPath<T>& path, T radius, const Obb<T>& target) {
     return sphere_sweep_detail::sweepSphereBox(path, radius, target);
 }
 
 // Against a solid axis-aligned box.
 template <class T>
-std::optional<SphereSweepHit<T>> sweepSphereAabb(const Ray<T>& path, T radius, const Aabb<T>& target) {
+std::optional<SphereSweepHit<T>> sweepSphereAabb(const RayPath<T>& path, T radius, const Aabb<T>& target) {
     if (!isFinite(target.min) || !isFinite(target.max) ||
         !glm::all(glm::lessThanEqual(target.min, target.max)))
         return std::nullopt;
@@ -276,7 +276,7 @@ std::optional<SphereSweepHit<T>> sweepSphereAabb(const Ray<T>& path, T radius, c
 // btStaticPlaneShape and T7: a sphere whose centre is behind the plane overlaps it, whichever way it
 // moves (t = 0). The contact normal is the plane normal.
 template <class T>
-std::optional<SphereSweepHit<T>> sweepSpherePlane(const Ray<T>& path, T radius, const Plane<T>& plane) {
+std::optional<SphereSweepHit<T>> sweepSpherePlane(const RayPath<T>& path, T radius, const Plane<T>& plane) {
     using namespace sphere_sweep_detail;
     if (!isValidSweep(path, radius)) return std::nullopt;
     const std::optional<SolidPlaneContact<T>> contactAtStart =
@@ -289,7 +289,7 @@ std::optional<SphereSweepHit<T>> sweepSpherePlane(const Ray<T>& path, T radius, 
 // centre starts on (the normal is turned toward it), and overlaps when it reaches across the plane. A
 // centre exactly on the plane takes the side it comes from (the positive side when it moves along the
 // plane or not at all).
-template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(const Ray<T>& path, T radius,
+template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(const RayPath<T>& path, T radius,
                                                                              const Plane<T>& plane) {
     using namespace sphere_sweep_detail;
     if (!isValidSweep(path, radius)) return std::nullopt;
@@ -309,7 +309,8 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(con
 // FaceCulling::BackFaces makes the triangle one-sided for meshes: a sphere whose centre starts behind it, or
 // that moves toward its front side, passes through.
 template <class T>
-std::optional<SphereSweepHit<T>> sweepSphereTriangle(const Ray<T>& path, T radius, const Triangle<T>& target,
+std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T radius,
+                                                     const Triangle<T>& target,
                                                      FaceCulling culling = FaceCulling::None) {
     using namespace sphere_sweep_detail;
     if (!isValidSweep(path, radius) || !isFinite(target.a) || !isFinite(target.b) || !isFinite(target.c))
@@ -336,7 +337,7 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const Ray<T>& path, T radiu
         // The face can be the first contact only now: the sphere's lowest point meets the triangle.
         const Vec3<T> faceNormal = signedDistance > T(0) ? frontNormal : -frontNormal;
         const std::optional<TriangleHit<T>> face = intersectRayTriangle(
-            Ray<T>{path.origin - radius * faceNormal, path.direction, path.maxT}, target);
+            RayPath<T>{path.origin - radius * faceNormal, path.direction, path.maxT}, target);
         // The hit's normal is the ray test's, computed from the triangle's shortest edges (sharper for
         // needles than frontNormal).
         if (face)
