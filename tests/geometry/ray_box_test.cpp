@@ -206,6 +206,10 @@ TYPED_TEST(RayBoxTest, AabbAgreesWithReferenceOnRandomCases) {
         const auto slabRay = makeSlabRay(ray);
         ASSERT_TRUE(slabRay.has_value());
         if (rayOverlapsAabb(*slabRay, box) != result.has_value()) agreement.fail("rayOverlapsAabb");
+        // The traversal's entry is the solid test's, clamped to the origin: the same slab arithmetic.
+        const T entry = rayEntryIntoAabb(*slabRay, box);
+        if (result ? entry != std::max(result->entry.t, T(0)) : !std::isnan(entry))
+            agreement.fail("rayEntryIntoAabb");
     }
     expectAgreement(agreement);
 }

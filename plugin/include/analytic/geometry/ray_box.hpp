@@ -95,13 +95,30 @@ template <class T> std::optional<SlabRay<T>> makeSlabRay(const RayPath<T>& ray) 
     return detail::slabRayOf(ray);
 }
 
-// Broadphase form: whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
-// Infinite bounds are honoured (an unbounded box); a NaN bound is no overlap.
-template <class T> bool rayOverlapsAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
+// Broadphase traversal form: where the ray enters the closed box within [0, ray.maxT] (0 when its
+// origin is inside), or NaN when it does not meet it there (so that entry <= maxT fails for any maxT,
+// an infinite one included). Branch-free: the near and far planes
+// are picked by the direction's signs, and a NaN (a line lying in a bounding plane, 0 * inf) leaves the
+// bounds as they were, as in clipLineToSlabs. Infinite bounds are honoured; a NaN bound is no overlap.
+template <class T>
+[[gnu::always_inline]] inline T rayEntryIntoAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
+    T entry = T(0), exit = ray.maxT;
+    for (int axis = 0; axis < 3; ++axis) {
+        const bool throughHigh = detail::entersThroughHigh(ray.inverseDirection, axis);
+        const T near =
+            ((throughHigh ? box.max : box.min)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+        const T far =
+            ((throughHigh ? box.min : box.max)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+        entry = near > entry ? near : entry;
+        exit = far < exit ? far : exit;
+    }
     const bool ordered = glm::all(glm::lessThanEqual(box.min, box.max));  // false for NaN
-    return ordered &&
-           detail::spanMeetsRay(detail::clipLineToSlabs(ray.origin, ray.inverseDirection, box.min, box.max),
-                                ray.maxT);
+    return ordered && entry <= exit ? entry : std::numeric_limits<T>::quiet_NaN();
+}
+
+// Whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
+template <class T> bool rayOverlapsAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
+    return rayEntryIntoAabb(ray, box) <= ray.maxT;
 }
 
 // Entry and exit of the ray's line through a finite box (see RaySolidHit). A box with min > max on
