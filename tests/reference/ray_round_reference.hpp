@@ -505,6 +505,10 @@ template <AxisSolid Solid, class T> Solid scaled(const Solid& solid, T factor) {
     return {solid.a * factor, solid.b * factor, solid.radius * factor};
 }
 
+template <class T> Ellipsoid<T> scaled(const Ellipsoid<T>& ellipsoid, T factor) {
+    return {ellipsoid.center * factor, ellipsoid.rotation, ellipsoid.radii * factor};
+}
+
 // Scaling every input by a power of two (2^-14 = 6e-5 up to 2^20 = 1e6) scales every product exactly: the
 // same t, scaled points, the same normals. Scaling the direction alone only rescales t. (ray, solid) must
 // hit.
