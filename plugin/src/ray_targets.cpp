@@ -1,0 +1,171 @@
+#include "raycast/ray_targets.hpp"
+
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
+
+#include <optional>
+
+#include "analytic/adapters/bullet_math.hpp"
+#include "analytic/adapters/shape_primitives.hpp"
+#include "analytic/ellipsoid_shape.hpp"
+#include "analytic/geometry/first_hit.hpp"
+#include "analytic/geometry/plane_tests.hpp"
+#include "analytic/geometry/ray_box.hpp"
+#include "analytic/geometry/ray_capsule.hpp"
+#include "analytic/geometry/ray_cylinder.hpp"
+#include "analytic/geometry/ray_ellipsoid.hpp"
+#include "analytic/geometry/ray_sphere.hpp"
+#include "raycast/dbvt_walk.hpp"
+
+namespace analytic::raycast {
+namespace {
+
+using Callback = btCollisionWorld::RayResultCallback;
+
+template <class... Cases> struct Overloaded : Cases... { using Cases::operator()...; };
+
+// The solid's first hit; a ray that starts inside it hits at its origin.
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Sphere<Scalar>& sphere) {
+    return firstHit(intersectRaySphere(ray, sphere), ray, StartInside::HitAtOrigin);
+}
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Obb<Scalar>& box) {
+    return firstHit(intersectRayObb(ray, box), ray, StartInside::HitAtOrigin);
+}
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Capsule<Scalar>& capsule) {
+    return firstHit(intersectRayCapsule(ray, capsule), ray, StartInside::HitAtOrigin);
+}
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Cylinder<Scalar>& cylinder) {
+    return firstHit(intersectRayCylinder(ray, cylinder), ray, StartInside::HitAtOrigin);
+}
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Ellipsoid<Scalar>& ellipsoid) {
+    return firstHit(intersectRayEllipsoid(ray, ellipsoid), ray, StartInside::HitAtOrigin);
+}
+
+void castAgainstSolid(const btCollisionObject& object, const std::optional<SurfaceHit<Scalar>>& hit,
+                      Callback& callback) {
+    if (!hit || !(hit->t < callback.m_closestHitFraction)) return;
+    btCollisionWorld::LocalRayResult result(&object, nullptr, toBullet(hit->normal), hit->t);
+    callback.addSingleResult(result, true);
+}
+
+void castAgainstPlane(const Segment& segment, const btCollisionObject& object, const Plane<Scalar>& plane,
+                      Callback& callback) {
+    const auto crossing = intersectRayPlane(segment.ray, plane);
+    if (!crossing || crossing->outcome != RayPlaneOutcome::Hit) return;
+    const SurfaceHit<Scalar>& hit = crossing->hit;
+    const bool fromFront = glm::dot(hit.normal, plane.normal) > 0;  // the hit's normal faces the origin
+    if (!fromFront && (callback.m_flags & btTriangleRaycastCallback::kF_FilterBackfaces)) return;
+    if (!(hit.t < callback.m_closestHitFraction)) return;
+    const bool unflipped = callback.m_flags & btTriangleRaycastCallback::kF_KeepUnflippedNormal;
+    btCollisionWorld::LocalShapeInfo shapeInfo{0, 0};
+    btCollisionWorld::LocalRayResult result(&object, &shapeInfo,
+                                            toBullet(unflipped ? plane.normal : hit.normal), hit.t);
+    callback.addSingleResult(result, true);
+}
+
+// Bullet's compound ray test passes each child's hits to the user's callback through one of these
+// (LocalInfoAdder2): a hit without shape information of its own gets part -1 and the child's index,
+// and the user's closest fraction is followed.
+class ChildCallback final : public Callback {
+public:
+    ChildCallback(Callback& user, int childIndex) : user_(user), childIndex_(childIndex) {
+        m_closestHitFraction = user.m_closestHitFraction;
+        m_flags = user.m_flags;
+    }
+
+    bool needsCollision(btBroadphaseProxy* proxy) const override { return user_.needsCollision(proxy); }
+
+    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        btCollisionWorld::LocalShapeInfo childInfo{-1, childIndex_};
+        if (!result.m_localShapeInfo) result.m_localShapeInfo = &childInfo;
+        const btScalar answer = user_.addSingleResult(result, normalInWorldSpace);
+        m_closestHitFraction = user_.m_closestHitFraction;
+        return answer;
+    }
+
+private:
+    Callback& user_;
+    int childIndex_;
+};
+
+void castAgainstCompound(const Segment& segment, const btCollisionObject& object,
+                         const CompoundTarget& compound, Callback& callback) {
+    const btCompoundShape& shape = *compound.shape;
+    const auto childTransform = [&](int index) {
+        return compound.transform * shape.getChildTransform(index);
+    };
+    // false once the closest hit is at the segment's origin: nothing can be nearer.
+    const auto castAgainstChild = [&](int index) {
+        ChildCallback childCallback(callback, index);
+        castAgainstTarget(segment, object, rayTargetOf(*shape.getChildShape(index), childTransform(index)),
+                          childCallback);
+        return callback.m_closestHitFraction > Scalar(0);
+    };
+    if (const btDbvt* tree = shape.getDynamicAabbTree()) {
+        // The tree holds the children's boxes in the compound's frame; fractions are the same there.
+        const auto local = makeSlabRay(segmentRay(toGlm(compound.transform.invXform(segment.from)),
+                                                  toGlm(compound.transform.invXform(segment.to))));
+        if (local)
+            walkDbvt({tree->m_root, nullptr}, *local, callback,
+                     [&](const btDbvtNode& leaf) { return castAgainstChild(leaf.dataAsInt); });
+        return;
+    }
+    const auto slab = makeSlabRay(segment.ray);
+    if (!slab) return;
+    for (int index = 0; index < shape.getNumChildShapes(); ++index) {
+        btVector3 boxMin, boxMax;
+        shape.getChildShape(index)->getAabb(childTransform(index), boxMin, boxMax);
+        SlabRay<Scalar> shrunk = *slab;
+        shrunk.maxT = callback.m_closestHitFraction;
+        if (rayOverlapsAabb(shrunk, {toGlm(boxMin), toGlm(boxMax)}) && !castAgainstChild(index)) return;
+    }
+}
+
+void castWithBullet(const Segment& segment, const btCollisionObject& object, const BulletTarget& target,
+                    Callback& callback) {
+    btTransform from = btTransform::getIdentity(), to = btTransform::getIdentity();
+    from.setOrigin(segment.from);
+    to.setOrigin(segment.to);
+    // rayTestSingle takes the object non-const; it only reads it and hands it to the callback.
+    btCollisionWorld::rayTestSingle(from, to, const_cast<btCollisionObject*>(&object), target.shape,
+                                    target.transform, callback);
+}
+
+}  // namespace
+
+RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform) {
+    switch (shape.getShapeType()) {
+        case SPHERE_SHAPE_PROXYTYPE:
+            return toSphere(static_cast<const btSphereShape&>(shape), transform);
+        case BOX_SHAPE_PROXYTYPE:
+            return toObb(static_cast<const btBoxShape&>(shape), transform);
+        case CAPSULE_SHAPE_PROXYTYPE:
+            return toCapsule(static_cast<const btCapsuleShape&>(shape), transform);
+        case CYLINDER_SHAPE_PROXYTYPE:
+            return toCylinder(static_cast<const btCylinderShape&>(shape), transform);
+        case STATIC_PLANE_PROXYTYPE:
+            return PlaneTarget{toPlane(static_cast<const btStaticPlaneShape&>(shape), transform)};
+        case COMPOUND_SHAPE_PROXYTYPE:
+            return CompoundTarget{static_cast<const btCompoundShape*>(&shape), transform};
+        case CUSTOM_CONVEX_SHAPE_TYPE:
+            if (const auto* ellipsoid = dynamic_cast<const EllipsoidShape*>(&shape))
+                return toEllipsoid(*ellipsoid, transform);
+            break;
+        default:
+            break;
+    }
+    return BulletTarget{&shape, transform};
+}
+
+void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
+                       Callback& callback) {
+    std::visit(
+        Overloaded{
+            [&](const PlaneTarget& plane) { castAgainstPlane(segment, object, plane.plane, callback); },
+            [&](const CompoundTarget& compound) { castAgainstCompound(segment, object, compound, callback); },
+            [&](const BulletTarget& other) { castWithBullet(segment, object, other, callback); },
+            [&](const auto& solid) { castAgainstSolid(object, firstHitOn(segment.ray, solid), callback); },
+        },
+        target);
+}
+
+}  // namespace analytic::raycast

@@ -1,0 +1,70 @@
+// What a ray meets in one collision object, and how it is cast against it with the semantics of
+// btCollisionWorld::rayTestSingle: the shape as the geometry core's primitive placed in the world when
+// the core models it, a compound child by child, Bullet's own rayTestSingle for the rest.
+#pragma once
+
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
+
+#include <variant>
+
+#include "analytic/geometry/primitives.hpp"
+
+namespace analytic::raycast {
+
+using Scalar = btScalar;
+
+// The segment from -> to, as the core's ray (t is Bullet's hit fraction) and as Bullet's points.
+struct Segment {
+    RayPath<Scalar> ray;
+    btVector3 from, to;
+};
+
+// A static plane: exact, two-sided (see castAgainstTarget).
+struct PlaneTarget {
+    Plane<Scalar> plane;
+};
+
+struct CompoundTarget {
+    const btCompoundShape* shape;
+    btTransform transform;
+};
+
+// A shape the core does not model: Bullet's rayTestSingle.
+struct BulletTarget {
+    const btCollisionShape* shape;
+    btTransform transform;
+};
+
+using RayTarget = std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>,
+                               Ellipsoid<Scalar>, PlaneTarget, CompoundTarget, BulletTarget>;
+
+RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform);
+
+// Casts the segment against the target of object and reports hits to the callback as
+// btCollisionWorld::rayTestSingle does:
+// - a convex solid: its first hit, only when nearer than callback.m_closestHitFraction, with no shape
+//   information and the unit normal in world space; a segment that starts inside the solid hits at
+//   fraction 0 with the normal against its direction (Bullet's convex cast mostly reports nothing);
+// - a static plane: two-sided, part 0 and triangle 0; its normal side is its front (Bullet's two
+//   triangles face the other way; see the README), so kF_FilterBackfaces drops segments coming from
+//   behind it, and the normal faces the segment's origin unless kF_KeepUnflippedNormal;
+// - a compound: its children whose boxes the segment meets, nearest first when it has its tree of them,
+//   each hit carrying part -1 and the child's index unless the child gave its own (a mesh's triangle);
+// - anything else: Bullet's rayTestSingle.
+void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
+                       btCollisionWorld::RayResultCallback& callback);
+
+// btSingleRayCallback::process for the object of a broadphase proxy whose box the segment meets: false
+// once the closest hit is at the segment's origin (nothing can be nearer), else the object is cast
+// against when the callback wants it; targetOf() gives its target, asked only then.
+template <class TargetOf> bool visitObject(const Segment& segment, btBroadphaseProxy& proxy,
+                                           TargetOf targetOf, btCollisionWorld::RayResultCallback& callback) {
+    if (callback.m_closestHitFraction == Scalar(0)) return false;
+    if (callback.needsCollision(&proxy))
+        castAgainstTarget(segment, *static_cast<const btCollisionObject*>(proxy.m_clientObject), targetOf(),
+                          callback);
+    return true;
+}
+
+}  // namespace analytic::raycast
