@@ -1,0 +1,141 @@
+#include "analytic/ray_batch.hpp"
+
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "raycast/ray_scene.hpp"
+#include "raycast/ray_targets.hpp"
+
+namespace analytic {
+namespace {
+
+using raycast::Scalar;
+
+// A batch ray's filter (Bullet's default needsCollision with the ray's group and mask) and shooter.
+class FilteredCallback : public btCollisionWorld::RayResultCallback {
+public:
+    explicit FilteredCallback(const Ray& ray) : ray_(ray) {
+        m_collisionFilterGroup = ray.group;
+        m_collisionFilterMask = ray.mask;
+    }
+
+    bool needsCollision(btBroadphaseProxy* proxy) const override {
+        return proxy->m_clientObject != ray_.ignore && RayResultCallback::needsCollision(proxy);
+    }
+
+protected:
+    // The hit as ClosestRayResultCallback records it.
+    RayHit hitOf(const btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) const {
+        RayHit hit;
+        hit.object = result.m_collisionObject;
+        hit.fraction = result.m_hitFraction;
+        hit.normal = normalInWorldSpace
+                         ? result.m_hitNormalLocal
+                         : result.m_collisionObject->getWorldTransform().getBasis() * result.m_hitNormalLocal;
+        hit.point.setInterpolate3(ray_.from, ray_.to, result.m_hitFraction);
+        if (result.m_localShapeInfo) {
+            hit.partId = result.m_localShapeInfo->m_shapePart;
+            hit.index = result.m_localShapeInfo->m_triangleIndex;
+        }
+        return hit;
+    }
+
+    const Ray& ray_;
+};
+
+class ClosestHitCallback final : public FilteredCallback {
+public:
+    ClosestHitCallback(const Ray& ray, RayHit& hit) : FilteredCallback(ray), hit_(hit) { hit_ = RayHit{}; }
+
+    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        hit_ = hitOf(result, normalInWorldSpace);
+        m_closestHitFraction = result.m_hitFraction;
+        return result.m_hitFraction;
+    }
+
+private:
+    RayHit& hit_;
+};
+
+class AllHitsCallback final : public FilteredCallback {
+public:
+    AllHitsCallback(const Ray& ray, std::vector<RayHit>& hits) : FilteredCallback(ray), hits_(hits) {}
+
+    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        hits_.push_back(hitOf(result, normalInWorldSpace));
+        return m_closestHitFraction;
+    }
+
+private:
+    std::vector<RayHit>& hits_;
+};
+
+void castRay(const raycast::RayScene& scene, const Ray& ray, btCollisionWorld::RayResultCallback& callback) {
+    const raycast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
+    const std::optional<SlabRay<Scalar>> slab = makeSlabRay(segment.ray);
+    if (!slab) return;  // a ray of length zero or with a non-finite end meets nothing
+    scene.walk(*slab, callback, [&](const raycast::RayScene::Item& item) {
+        return raycast::visitObject(
+            segment, *item.proxy, [&]() -> const raycast::RayTarget& { return item.target; }, callback);
+    });
+}
+
+// Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads (0: one per core),
+// the calling one included. Which thread takes a chunk changes nothing in its results.
+template <class Work> void forChunks(std::size_t count, unsigned threads, Work work) {
+    constexpr std::size_t chunkSize = 64;
+    const std::size_t chunks = (count + chunkSize - 1) / chunkSize;
+    const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    const auto workers = unsigned(std::min<std::size_t>(wanted, chunks));
+    std::atomic<std::size_t> next{0};
+    const auto run = [&] {
+        for (std::size_t chunk; (chunk = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
+            work(chunk * chunkSize, std::min(count, (chunk + 1) * chunkSize));
+    };
+    std::vector<std::jthread> helpers;
+    for (unsigned i = 1; i < workers; ++i)
+        helpers.emplace_back(run);
+    run();
+}
+
+}  // namespace
+
+void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std::span<RayHit> hits,
+                  BatchOptions options) {
+    if (hits.size() != rays.size())
+        throw std::invalid_argument("analytic::rayTestBatch: hits must be as long as rays");
+    const raycast::RayScene scene(world);
+    forChunks(rays.size(), options.threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            ClosestHitCallback callback(rays[i], hits[i]);
+            castRay(scene, rays[i], callback);
+        }
+    });
+}
+
+void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> rays, AllRayHits& result,
+                         BatchOptions options) {
+    const raycast::RayScene scene(world);
+    std::vector<std::vector<RayHit>> hitsPerRay(rays.size());
+    forChunks(rays.size(), options.threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            AllHitsCallback callback(rays[i], hitsPerRay[i]);
+            castRay(scene, rays[i], callback);
+            std::stable_sort(hitsPerRay[i].begin(), hitsPerRay[i].end(),
+                             [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
+        }
+    });
+    result.hits_.clear();
+    result.firstHit_.assign(1, 0);
+    for (const std::vector<RayHit>& hits : hitsPerRay) {
+        result.hits_.insert(result.hits_.end(), hits.begin(), hits.end());
+        result.firstHit_.push_back(result.hits_.size());
+    }
+}
+
+}  // namespace analytic

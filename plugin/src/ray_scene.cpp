@@ -1,0 +1,148 @@
+#include "raycast/ray_scene.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+#include <span>
+
+namespace analytic::raycast {
+namespace {
+
+// A leaf holds at most this many objects; beyond, a split is always made.
+constexpr std::int32_t maxLeafSize = 4;
+constexpr int binCount = 16;
+
+// The surface area heuristic's measure of a box (half its area), in double: broadphase boxes of planes
+// reach 1e18 (float) or 1e30 (double), whose products overflow float.
+double halfArea(const Aabb<Scalar>& box) {
+    const glm::dvec3 size = glm::max(glm::dvec3(box.max) - glm::dvec3(box.min), glm::dvec3(0));
+    return size.x * size.y + size.y * size.z + size.z * size.x;
+}
+
+Aabb<Scalar> emptyBox() {
+    constexpr Scalar huge = std::numeric_limits<Scalar>::infinity();
+    return {Vec3<Scalar>(huge), Vec3<Scalar>(-huge)};
+}
+
+void grow(Aabb<Scalar>& box, const Aabb<Scalar>& other) {
+    box.min = glm::min(box.min, other.min);
+    box.max = glm::max(box.max, other.max);
+}
+
+// In double, so that the centre of a huge box stays finite.
+glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm::dvec3(box.max)) * 0.5; }
+
+}  // namespace
+
+RayScene::RayScene(const btCollisionWorld& world) {
+    const btCollisionObjectArray& objects = world.getCollisionObjectArray();
+    items_.reserve(std::size_t(objects.size()));
+    itemBoxes_.reserve(std::size_t(objects.size()));
+    for (int i = 0; i < objects.size(); ++i) {
+        btBroadphaseProxy* proxy = objects[i]->getBroadphaseHandle();
+        if (!proxy) continue;  // not in the broadphase: no ray of Bullet's meets it either
+        items_.push_back({proxy, objects[i],
+                          rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
+        // The shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
+        itemBoxes_.push_back(boxOf(*objects[i]));
+    }
+    if (items_.empty()) return;
+    nodes_.reserve(items_.size());
+    const Built root = build(0, std::int32_t(items_.size()));
+    rootBox_ = root.box;
+    root_ = root.child;
+}
+
+// The subtree over items [first, first + count), which it reorders: a leaf, or an inner node placed
+// after its subtrees' nodes.
+RayScene::Built RayScene::build(std::int32_t first, std::int32_t count) {
+    const auto range = [&](auto& all) {
+        return std::span(all).subspan(std::size_t(first), std::size_t(count));
+    };
+    Aabb<Scalar> box = emptyBox();
+    glm::dvec3 centreMin(std::numeric_limits<double>::infinity()), centreMax(-centreMin);
+    for (const Aabb<Scalar>& itemBox : range(itemBoxes_)) {
+        grow(box, itemBox);
+        centreMin = glm::min(centreMin, centreOf(itemBox));
+        centreMax = glm::max(centreMax, centreOf(itemBox));
+    }
+    if (count <= maxLeafSize) return {box, {first, count}};
+
+    // Binned surface area heuristic along the axis where the centres spread most.
+    const glm::dvec3 spread = centreMax - centreMin;
+    const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
+    const double low = centreMin[axis], width = spread[axis];
+    const auto binOf = [&](const Aabb<Scalar>& itemBox) {
+        const double position = (centreOf(itemBox)[axis] - low) / width * binCount;
+        return std::isfinite(position) ? std::clamp(int(position), 0, binCount - 1) : 0;
+    };
+    // The items' order, moved with their boxes.
+    std::vector<std::int32_t> order(static_cast<std::size_t>(count));
+    std::iota(order.begin(), order.end(), first);
+    std::int32_t leftCount = 0;
+    if (width > 0 && std::isfinite(width)) {
+        std::array<Aabb<Scalar>, binCount> binBoxes;
+        binBoxes.fill(emptyBox());
+        std::array<std::int32_t, binCount> binItems{};
+        for (const Aabb<Scalar>& itemBox : range(itemBoxes_)) {
+            const int bin = binOf(itemBox);
+            grow(binBoxes[std::size_t(bin)], itemBox);
+            ++binItems[std::size_t(bin)];
+        }
+        // Cost of splitting after bin b: areas of both sides times their item counts.
+        std::array<double, binCount - 1> leftCost{};
+        Aabb<Scalar> leftBox = emptyBox();
+        std::int32_t leftItems = 0;
+        for (int b = 0; b < binCount - 1; ++b) {
+            grow(leftBox, binBoxes[std::size_t(b)]);
+            leftItems += binItems[std::size_t(b)];
+            leftCost[std::size_t(b)] = leftItems ? halfArea(leftBox) * leftItems : 0;
+        }
+        Aabb<Scalar> rightBox = emptyBox();
+        std::int32_t rightItems = 0;
+        double bestCost = std::numeric_limits<double>::infinity();
+        int bestBin = -1;
+        for (int b = binCount - 1; b > 0; --b) {
+            grow(rightBox, binBoxes[std::size_t(b)]);
+            rightItems += binItems[std::size_t(b)];
+            const double cost = leftCost[std::size_t(b - 1)] + halfArea(rightBox) * rightItems;
+            if (rightItems < count && cost < bestCost) {
+                bestCost = cost;
+                bestBin = b;
+            }
+        }
+        if (bestBin > 0) {
+            const auto middle = std::stable_partition(order.begin(), order.end(), [&](std::int32_t i) {
+                return binOf(itemBoxes_[std::size_t(i)]) < bestBin;
+            });
+            leftCount = std::int32_t(middle - order.begin());
+        }
+    }
+    if (leftCount == 0 || leftCount == count) {  // the heuristic found no split: the median centre
+        leftCount = count / 2;
+        std::nth_element(order.begin(), order.begin() + leftCount, order.end(),
+                         [&](std::int32_t a, std::int32_t b) {
+                             return centreOf(itemBoxes_[std::size_t(a)])[axis] <
+                                    centreOf(itemBoxes_[std::size_t(b)])[axis];
+                         });
+    }
+    // Items and boxes into the new order.
+    std::vector<Item> items;
+    std::vector<Aabb<Scalar>> boxes;
+    items.reserve(order.size());
+    boxes.reserve(order.size());
+    for (const std::int32_t i : order) {
+        items.push_back(items_[std::size_t(i)]);
+        boxes.push_back(itemBoxes_[std::size_t(i)]);
+    }
+    std::copy(items.begin(), items.end(), range(items_).begin());
+    std::copy(boxes.begin(), boxes.end(), range(itemBoxes_).begin());
+
+    const Built left = build(first, leftCount);
+    const Built right = build(first + leftCount, count - leftCount);
+    nodes_.push_back({{left.box, right.box}, {left.child, right.child}});
+    return {box, {std::int32_t(nodes_.size()) - 1, 0}};
+}
+
+}  // namespace analytic::raycast

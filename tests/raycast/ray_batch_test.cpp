@@ -1,0 +1,309 @@
+// analytic::rayTestBatch and rayTestBatchAllHits (issue 4): every ray's answer is the one analytic::rayTest
+// gives it with Bullet's callbacks (filtered by the ray's group and mask, its shooter ignored), whatever
+// the number of threads, bit for bit; nothing is kept from one batch to the next.
+#include <btBulletCollisionCommon.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include "analytic/ellipsoid_shape.hpp"
+#include "analytic/ray_batch.hpp"
+#include "analytic/ray_test.hpp"
+#include "support/grid_mesh.hpp"
+#include "support/test_support.hpp"
+
+namespace analytic::test {
+namespace {
+
+// A world of every kind of shape: the ones met exactly, a compound, a mesh and a cone (Bullet's).
+class MixedWorld {
+public:
+    explicit MixedWorld(std::uint64_t seed) : random_(seed) {
+        for (int i = 0; i < 120; ++i)
+            add(makeShape(i % 8), randomTransform(), 1 << (i % 3));
+        add(std::make_unique<btStaticPlaneShape>(btVector3(0, 1, 0), btScalar(-25)),
+            btTransform::getIdentity(), 1);
+        world_.updateAabbs();
+    }
+
+    World<btCollisionWorld>& world() { return world_; }
+    btCollisionObject& object(std::size_t i) { return *objects_[i]; }
+    std::size_t size() const { return objects_.size(); }
+
+    btTransform randomTransform() {
+        btTransform transform;
+        transform.setOrigin(btVector3(btScalar(random_.uniform(-20, 20)), btScalar(random_.uniform(-20, 20)),
+                                      btScalar(random_.uniform(-20, 20))));
+        transform.setBasis(toBulletBasis(random_.rotation<double>()));
+        return transform;
+    }
+
+    // Random rays through the world, some starting inside objects.
+    std::vector<Ray> randomRays(int count) {
+        std::vector<Ray> rays;
+        for (int i = 0; i < count; ++i) {
+            const btVector3 from(btScalar(random_.uniform(-30, 30)), btScalar(random_.uniform(-30, 30)),
+                                 btScalar(random_.uniform(-30, 30)));
+            const btVector3 to(btScalar(random_.uniform(-30, 30)), btScalar(random_.uniform(-30, 30)),
+                               btScalar(random_.uniform(-30, 30)));
+            rays.push_back({from, to});
+        }
+        return rays;
+    }
+
+    Random& random() { return random_; }
+
+private:
+    static btMatrix3x3 toBulletBasis(const Mat3<double>& m) {
+        return btMatrix3x3(btScalar(m[0][0]), btScalar(m[1][0]), btScalar(m[2][0]), btScalar(m[0][1]),
+                           btScalar(m[1][1]), btScalar(m[2][1]), btScalar(m[0][2]), btScalar(m[1][2]),
+                           btScalar(m[2][2]));
+    }
+
+    btScalar randomSize() { return btScalar(random_.uniform(0.3, 2)); }
+
+    std::unique_ptr<btCollisionShape> makeShape(int kind) {
+        switch (kind) {
+            case 0:
+                return std::make_unique<btSphereShape>(randomSize());
+            case 1:
+                return std::make_unique<btBoxShape>(btVector3(randomSize(), randomSize(), randomSize()));
+            case 2:
+                return std::make_unique<btCapsuleShapeZ>(randomSize(), randomSize());
+            case 3: {
+                // Circular: Bullet's box of a cylinder whose radial half extents differ does not hold it.
+                const btScalar radius = randomSize();
+                return std::make_unique<btCylinderShapeX>(btVector3(randomSize(), radius, radius));
+            }
+            case 4:
+                return std::make_unique<EllipsoidShape>(btVector3(randomSize(), randomSize(), randomSize()));
+            case 5: {
+                auto compound = std::make_unique<btCompoundShape>();
+                for (int child = 0; child < 3; ++child) {
+                    children_.push_back(
+                        std::make_unique<btBoxShape>(btVector3(randomSize(), randomSize(), randomSize())));
+                    btTransform local = randomTransform();
+                    local.setOrigin(local.getOrigin() * btScalar(0.1));
+                    compound->addChildShape(local, children_.back().get());
+                }
+                return compound;
+            }
+            case 6:
+                meshes_.push_back(std::make_unique<GridMesh>());
+                meshes_.back()->addFlatGrid(4, 4, randomSize(), btVector3(-2, 0, -2));
+                return std::make_unique<btBvhTriangleMeshShape>(&meshes_.back()->array(), true);
+            default:
+                return std::make_unique<btConeShape>(randomSize(), randomSize());
+        }
+    }
+
+    void add(std::unique_ptr<btCollisionShape> shape, const btTransform& transform, int group) {
+        auto object = std::make_unique<btCollisionObject>();
+        object->setCollisionShape(shape.get());
+        object->setWorldTransform(transform);
+        world_.addCollisionObject(object.get(), group, btBroadphaseProxy::AllFilter);
+        shapes_.push_back(std::move(shape));
+        objects_.push_back(std::move(object));
+    }
+
+    Random random_;
+    btDefaultCollisionConfiguration configuration_;
+    btCollisionDispatcher dispatcher_{&configuration_};
+    btDbvtBroadphase broadphase_;
+    World<btCollisionWorld> world_{&dispatcher_, &broadphase_, &configuration_};
+    std::vector<std::unique_ptr<GridMesh>> meshes_;
+    std::vector<std::unique_ptr<btCollisionShape>> children_;
+    std::vector<std::unique_ptr<btCollisionShape>> shapes_;
+    std::vector<std::unique_ptr<btCollisionObject>> objects_;
+};
+
+// What analytic::rayTest reports for a batch ray through Bullet's own ClosestRayResultCallback.
+struct SequentialClosest : btCollisionWorld::ClosestRayResultCallback {
+    explicit SequentialClosest(const Ray& ray)
+        : ClosestRayResultCallback(ray.from, ray.to), ignore(ray.ignore) {
+        m_collisionFilterGroup = ray.group;
+        m_collisionFilterMask = ray.mask;
+    }
+    bool needsCollision(btBroadphaseProxy* proxy) const override {
+        return proxy->m_clientObject != ignore && ClosestRayResultCallback::needsCollision(proxy);
+    }
+    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        partId = result.m_localShapeInfo ? result.m_localShapeInfo->m_shapePart : -1;
+        index = result.m_localShapeInfo ? result.m_localShapeInfo->m_triangleIndex : -1;
+        return ClosestRayResultCallback::addSingleResult(result, normalInWorldSpace);
+    }
+    const btCollisionObject* ignore;
+    int partId = -1, index = -1;
+};
+
+bool sameBits(const btVector3& a, const btVector3& b) {
+    return std::memcmp(&a, &b, 3 * sizeof(btScalar)) == 0;
+}
+
+bool sameBits(const RayHit& a, const RayHit& b) {
+    return a.object == b.object && std::memcmp(&a.fraction, &b.fraction, sizeof a.fraction) == 0 &&
+           sameBits(a.point, b.point) && sameBits(a.normal, b.normal) && a.partId == b.partId &&
+           a.index == b.index;
+}
+
+// The batch's hit is the sequential one; where two objects are hit at exactly the same fraction (rays
+// starting inside two overlapping solids), either is right.
+void expectClosestAsSequential(btCollisionWorld& world, const std::vector<Ray>& rays,
+                               const std::vector<RayHit>& hits, int& ties) {
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        SequentialClosest sequential(rays[i]);
+        rayTest(world, rays[i].from, rays[i].to, sequential);
+        const RayHit& hit = hits[i];
+        ASSERT_EQ(hit.object != nullptr, sequential.hasHit()) << "ray " << i;
+        if (!hit.object) continue;
+        ASSERT_EQ(hit.fraction, sequential.m_closestHitFraction) << "ray " << i;
+        if (hit.object != sequential.m_collisionObject) {
+            ++ties;
+            continue;
+        }
+        EXPECT_TRUE(sameBits(hit.point, sequential.m_hitPointWorld)) << "ray " << i;
+        EXPECT_TRUE(sameBits(hit.normal, sequential.m_hitNormalWorld)) << "ray " << i;
+        EXPECT_EQ(hit.partId, sequential.partId) << "ray " << i;
+        EXPECT_EQ(hit.index, sequential.index) << "ray " << i;
+    }
+}
+
+TEST(RayBatch, ClosestHitsAreRayTestsAndIndependentOfThreads) {
+    MixedWorld scene(41);
+    std::vector<Ray> rays = scene.randomRays(20000);
+    // Per-ray filters and shooters: a third of the rays see group 1 only, a fifth ignore an object.
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        if (i % 3 == 0) rays[i].mask = 1;
+        if (i % 5 == 0) rays[i].ignore = &scene.object(i % scene.size());
+    }
+    std::vector<RayHit> hits(rays.size());
+    rayTestBatch(scene.world(), rays, hits, {1});
+    int ties = 0, hitCount = 0;
+    expectClosestAsSequential(scene.world(), rays, hits, ties);
+    for (const RayHit& hit : hits)
+        hitCount += hit.object != nullptr;
+    EXPECT_GT(hitCount, 5000);
+    EXPECT_LT(ties, 100);
+    for (const unsigned threads : {2u, 3u, 8u, 0u}) {
+        std::vector<RayHit> again(rays.size());
+        rayTestBatch(scene.world(), rays, again, {threads});
+        for (std::size_t i = 0; i < rays.size(); ++i)
+            ASSERT_TRUE(sameBits(again[i], hits[i])) << "ray " << i << " with " << threads << " threads";
+    }
+    std::printf("20000 rays: %d hits, %d ties at equal fractions\n", hitCount, ties);
+}
+
+TEST(RayBatch, TheShooterIsIgnoredAndFiltersApplyPerRay) {
+    MixedWorld scene(42);
+    btSphereShape shooterShape(1);
+    btCollisionObject shooter;
+    shooter.setCollisionShape(&shooterShape);
+    shooter.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 100, 0)));
+    btBoxShape targetShape(btVector3(1, 1, 1));
+    btCollisionObject target;
+    target.setCollisionShape(&targetShape);
+    target.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(10, 100, 0)));
+    scene.world().addCollisionObject(&shooter, 2, btBroadphaseProxy::AllFilter);
+    scene.world().addCollisionObject(&target, 4, btBroadphaseProxy::AllFilter);
+    scene.world().updateAabbs();
+    const btVector3 from(0, 100, 0), to(20, 100, 0);
+    const std::vector<Ray> rays{
+        {from, to},
+        {from, to, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter, &shooter},
+        {from, to, btBroadphaseProxy::DefaultFilter, 2, nullptr},
+        {from, to, btBroadphaseProxy::DefaultFilter, 1, &shooter}};
+    std::vector<RayHit> hits(rays.size());
+    rayTestBatch(scene.world(), rays, hits);
+    EXPECT_EQ(hits[0].object, &shooter);  // starts inside it: a hit at the origin
+    EXPECT_EQ(hits[0].fraction, btScalar(0));
+    EXPECT_EQ(hits[1].object, &target);  // the shooter ignored: the box at x = 9
+    EXPECT_NEAR(double(hits[1].fraction), 0.45, 1e-6);
+    EXPECT_NEAR(double(hits[1].normal.x()), -1, 1e-6);
+    EXPECT_EQ(hits[2].object, &shooter);  // mask 2: the shooter's group only
+    EXPECT_EQ(hits[3].object, nullptr);   // mask 1 and the shooter ignored: nothing on the line
+    scene.world().removeCollisionObject(&shooter);
+    scene.world().removeCollisionObject(&target);
+}
+
+TEST(RayBatch, AllHitsAreAllHitsRayResultCallbacksSorted) {
+    MixedWorld scene(43);
+    const std::vector<Ray> rays = scene.randomRays(3000);
+    AllRayHits all;
+    rayTestBatchAllHits(scene.world(), rays, all, {2});
+    ASSERT_EQ(all.rayCount(), rays.size());
+    std::size_t severalHits = 0;
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        btCollisionWorld::AllHitsRayResultCallback sequential(rays[i].from, rays[i].to);
+        rayTest(scene.world(), rays[i].from, rays[i].to, sequential);
+        using Key = std::tuple<btScalar, const btCollisionObject*>;
+        std::vector<Key> expected, got;
+        for (int h = 0; h < sequential.m_collisionObjects.size(); ++h)
+            expected.emplace_back(sequential.m_hitFractions[h], sequential.m_collisionObjects[h]);
+        const auto hits = all.hitsOf(i);
+        ASSERT_TRUE(std::is_sorted(hits.begin(), hits.end(),
+                                   [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; }));
+        for (const RayHit& hit : hits)
+            got.emplace_back(hit.fraction, hit.object);
+        std::sort(expected.begin(), expected.end());
+        std::sort(got.begin(), got.end());
+        ASSERT_EQ(got, expected) << "ray " << i;
+        severalHits += hits.size() >= 2;
+    }
+    EXPECT_GT(severalHits, 100u);
+    AllRayHits oneThread;
+    rayTestBatchAllHits(scene.world(), rays, oneThread, {1});
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        const auto a = all.hitsOf(i), b = oneThread.hitsOf(i);
+        ASSERT_EQ(a.size(), b.size());
+        for (std::size_t h = 0; h < a.size(); ++h)
+            ASSERT_TRUE(sameBits(a[h], b[h])) << "ray " << i;
+    }
+}
+
+TEST(RayBatch, NothingIsKeptBetweenBatches) {
+    MixedWorld scene(44);
+    btSphereShape sphereShape(1);
+    btCollisionObject sphere;
+    sphere.setCollisionShape(&sphereShape);
+    sphere.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 200, 0)));
+    scene.world().addCollisionObject(&sphere);
+    scene.world().updateAabbs();
+    const std::vector<Ray> rays{{btVector3(-10, 200, 0), btVector3(10, 200, 0)}};
+    std::vector<RayHit> hits(1);
+    rayTestBatch(scene.world(), rays, hits);
+    EXPECT_EQ(hits[0].object, &sphere);
+    EXPECT_NEAR(double(hits[0].fraction), 0.45, 1e-6);
+    sphere.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(5, 200, 0)));
+    scene.world().updateAabbs();
+    rayTestBatch(scene.world(), rays, hits);
+    EXPECT_NEAR(double(hits[0].fraction), 0.7, 1e-6);
+    scene.world().removeCollisionObject(&sphere);
+    rayTestBatch(scene.world(), rays, hits);
+    EXPECT_EQ(hits[0].object, nullptr);
+}
+
+TEST(RayBatch, InvalidInput) {
+    MixedWorld scene(45);
+    std::vector<Ray> rays(3);
+    std::vector<RayHit> tooFew(2);
+    EXPECT_THROW(rayTestBatch(scene.world(), rays, tooFew), std::invalid_argument);
+    rayTestBatch(scene.world(), {}, {});  // an empty batch is fine
+    const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN();
+    const btScalar infinity = std::numeric_limits<btScalar>::infinity();
+    rays = {{btVector3(1, 2, 3), btVector3(1, 2, 3)},
+            {btVector3(nan, 0, 0), btVector3(1, 0, 0)},
+            {btVector3(0, 0, 0), btVector3(infinity, 0, 0)}};
+    std::vector<RayHit> hits(rays.size());
+    rayTestBatch(scene.world(), rays, hits);
+    for (const RayHit& hit : hits)
+        EXPECT_EQ(hit.object, nullptr);
+}
+
+}  // namespace
+}  // namespace analytic::test
