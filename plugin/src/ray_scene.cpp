@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <span>
+#include <vector>
 
 namespace analytic::raycast {
 namespace {
@@ -35,6 +36,15 @@ glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm
 
 }  // namespace
 
+// A node of the binary tree the four-wide one is folded from: a leaf (children[0] < 0) holds items
+// [first, first + count).
+struct RayScene::Built {
+    Aabb<Scalar> box;
+    std::int32_t first;
+    std::int32_t count;
+    std::int32_t children[2];
+};
+
 RayScene::RayScene(const btCollisionWorld& world) {
     const btCollisionObjectArray& objects = world.getCollisionObjectArray();
     items_.reserve(std::size_t(objects.size()));
@@ -48,15 +58,15 @@ RayScene::RayScene(const btCollisionWorld& world) {
         itemBoxes_.push_back(boxOf(*objects[i]));
     }
     if (items_.empty()) return;
-    nodes_.reserve(items_.size());
-    const Built root = build(0, std::int32_t(items_.size()));
-    rootBox_ = root.box;
-    root_ = root.child;
+    std::vector<Built> binary;
+    binary.reserve(items_.size());
+    const std::int32_t root = buildBinary(0, std::int32_t(items_.size()), binary);
+    nodes_.reserve(items_.size() / 2 + 1);
+    fold(root, binary);
 }
 
-// The subtree over items [first, first + count), which it reorders: a leaf, or an inner node placed
-// after its subtrees' nodes.
-RayScene::Built RayScene::build(std::int32_t first, std::int32_t count) {
+// The binary subtree over items [first, first + count), which it reorders; returns its index in binary.
+std::int32_t RayScene::buildBinary(std::int32_t first, std::int32_t count, std::vector<Built>& binary) {
     const auto range = [&](auto& all) {
         return std::span(all).subspan(std::size_t(first), std::size_t(count));
     };
@@ -67,8 +77,9 @@ RayScene::Built RayScene::build(std::int32_t first, std::int32_t count) {
         centreMin = glm::min(centreMin, centreOf(itemBox));
         centreMax = glm::max(centreMax, centreOf(itemBox));
     }
-    if (count <= maxLeafSize) return {box, {first, count}};
-
+    const auto index = std::int32_t(binary.size());
+    binary.push_back({box, first, count, {-1, -1}});
+    if (count <= maxLeafSize) return index;
     // Binned surface area heuristic along the axis where the centres spread most.
     const glm::dvec3 spread = centreMax - centreMin;
     const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
@@ -139,10 +150,72 @@ RayScene::Built RayScene::build(std::int32_t first, std::int32_t count) {
     std::copy(items.begin(), items.end(), range(items_).begin());
     std::copy(boxes.begin(), boxes.end(), range(itemBoxes_).begin());
 
-    const Built left = build(first, leftCount);
-    const Built right = build(first + leftCount, count - leftCount);
-    nodes_.push_back({{left.box, right.box}, {left.child, right.child}});
-    return {box, {std::int32_t(nodes_.size()) - 1, 0}};
+    const std::int32_t left = buildBinary(first, leftCount, binary);
+    const std::int32_t right = buildBinary(first + leftCount, count - leftCount, binary);
+    binary[std::size_t(index)].children[0] = left;
+    binary[std::size_t(index)].children[1] = right;
+    return index;
+}
+
+// The four-wide node for a binary subtree: its children, each opened (an inner node into its two
+// children, a leaf into its items) while they fit in four, the largest box first; then each child left
+// a subtree becomes a node in turn. Returns the node's slot.
+RayScene::Slot RayScene::fold(std::int32_t binaryIndex, const std::vector<Built>& binary) {
+    struct Child {
+        Aabb<Scalar> box;
+        bool isItem;
+        std::int32_t index;  // into binary, or items_
+    };
+    std::array<Child, 4> children{};
+    int count = 0;
+    const auto childrenOf = [&](const Built& subtree) { return subtree.children[0] < 0 ? subtree.count : 2; };
+    // Replaces children[at] by the subtree's children: the first in its place, the others after the rest.
+    const auto open = [&](int at) {
+        const Built& subtree = binary[std::size_t(children[std::size_t(at)].index)];
+        std::array<Child, 4> inside{};
+        int insideCount = 0;
+        if (subtree.children[0] < 0) {
+            for (std::int32_t i = subtree.first; i < subtree.first + subtree.count; ++i)
+                inside[std::size_t(insideCount++)] = {itemBoxes_[std::size_t(i)], true, i};
+        } else {
+            for (const std::int32_t child : subtree.children)
+                inside[std::size_t(insideCount++)] = {binary[std::size_t(child)].box, false, child};
+        }
+        children[std::size_t(at)] = inside[0];
+        for (int i = 1; i < insideCount; ++i)
+            children[std::size_t(count++)] = inside[std::size_t(i)];
+    };
+    children[0] = {binary[std::size_t(binaryIndex)].box, false, binaryIndex};
+    count = 1;
+    for (;;) {
+        int widest = -1;
+        double widestArea = -1;
+        for (int i = 0; i < count; ++i) {
+            const Child& child = children[std::size_t(i)];
+            if (child.isItem || count - 1 + childrenOf(binary[std::size_t(child.index)]) > 4) continue;
+            const double area = halfArea(child.box);
+            if (area > widestArea) {
+                widestArea = area;
+                widest = i;
+            }
+        }
+        if (widest < 0) break;
+        open(widest);
+    }
+    const auto index = std::int32_t(nodes_.size());
+    nodes_.emplace_back();
+    constexpr Scalar infinity = std::numeric_limits<Scalar>::infinity();
+    std::array<Aabb<Scalar>, 4> boxes;
+    boxes.fill({Vec3<Scalar>(infinity), Vec3<Scalar>(-infinity)});  // empty slots: met by no ray
+    Node node{};
+    for (int i = 0; i < count; ++i) {
+        const Child& child = children[std::size_t(i)];
+        boxes[std::size_t(i)] = child.box;
+        node.children[i] = child.isItem ? Slot{~child.index} : fold(child.index, binary);
+    }
+    node.boxes = toLanes(boxes);
+    nodes_[std::size_t(index)] = node;
+    return Slot{index};
 }
 
 }  // namespace analytic::raycast

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -210,6 +211,22 @@ TYPED_TEST(RayBoxTest, AabbAgreesWithReferenceOnRandomCases) {
         const T entry = rayEntryIntoAabb(*slabRay, box);
         if (result ? entry != std::max(result->entry.t, T(0)) : !std::isnan(entry))
             agreement.fail("rayEntryIntoAabb");
+        // Four at once: this box in lane i % 4, an empty slot and two shifted copies in the others.
+        const Vec3<T> shift(T(spec.half.x + 1), 0, 0);
+        const std::array<Aabb<T>, 4> boxes{box, Aabb<T>{Vec3<T>(1), Vec3<T>(-1)},
+                                           Aabb<T>{box.min + shift, box.max + shift},
+                                           Aabb<T>{box.min - shift, box.max - shift}};
+        std::array<Aabb<T>, 4> rotated;
+        for (int lane = 0; lane < 4; ++lane)
+            rotated[std::size_t(lane)] = boxes[std::size_t((lane + i) % 4)];
+        const AabbLanes<T> lanes = toLanes(rotated);
+        T entries[4];
+        rayEntriesIntoAabbs(*slabRay, lanes, entries);
+        for (int lane = 0; lane < 4; ++lane) {
+            const T single = rayEntryIntoAabb(*slabRay, rotated[std::size_t(lane)]);
+            if (std::memcmp(&single, &entries[lane], sizeof single) != 0)
+                agreement.fail("rayEntriesIntoAabbs");
+        }
     }
     expectAgreement(agreement);
 }

@@ -1,8 +1,10 @@
 // A flat snapshot of what rays can hit in a world, made for one batch of rays: every object in the
-// broadphase with its broadphase box and its ray target (the shape placed in the world), under a
-// bounding-volume hierarchy of those boxes built with the surface area heuristic, its nodes in one
-// array in depth-first order. Bullet's own tree (btDbvt) allocates each node apart and was built
-// by insertions; a ray walking it waits on a cache miss at nearly every node.
+// broadphase with its box and its ray target (the shape placed in the world), under a four-wide
+// bounding-volume hierarchy of those boxes (a binary tree built with the binned surface area heuristic,
+// every other level folded into its parent), its nodes in one array, each holding its four children's
+// boxes side by side so that one node's test meets all four with a few vector operations. Bullet's own
+// tree (btDbvt) allocates each node apart and was built by insertions: a ray walking it waits on a
+// cache miss at nearly every node.
 #pragma once
 
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
@@ -28,63 +30,61 @@ public:
 
     explicit RayScene(const btCollisionWorld& world);
 
-    // Calls visit(item) for the items whose boxes the ray meets, nearest subtree first, skipping subtrees
-    // and items it enters beyond the callback's closest hit so far; stops when visit returns false.
+    // Calls visit(item) for the items whose boxes the ray meets, nearest first within each node, skipping
+    // what it enters beyond the callback's closest hit so far; stops when visit returns false.
     template <class Visit>
     void walk(SlabRay<Scalar> slab, const btCollisionWorld::RayResultCallback& callback, Visit visit) const {
-        PendingStack<Child> pending;
-        slab.maxT = callback.m_closestHitFraction;
-        const Scalar rootEntry = rayEntryIntoAabb(slab, rootBox_);
-        if (rootEntry <= slab.maxT) pending.push({root_, rootEntry});
+        if (nodes_.empty()) return;
+        PendingStack<Slot> pending;
+        pending.push({Slot{0}, Scalar(0)});
         while (!pending.empty()) {
-            const Pending<Child> next = pending.pop();
+            const Pending<Slot> next = pending.pop();
             slab.maxT = callback.m_closestHitFraction;
             if (next.entry > slab.maxT) continue;
-            if (next.node.isLeaf()) {
-                for (std::int32_t i = next.node.first; i < next.node.first + next.node.count; ++i) {
-                    slab.maxT = callback.m_closestHitFraction;
-                    if (rayEntryIntoAabb(slab, itemBoxes_[std::size_t(i)]) <= slab.maxT &&
-                        !visit(items_[std::size_t(i)]))
-                        return;
-                }
+            if (next.node.isItem()) {
+                if (!visit(items_[next.node.item()])) return;
                 continue;
             }
-            const Node& node = nodes_[std::size_t(next.node.first)];
-            const Pending<Child> first{node.children[0], rayEntryIntoAabb(slab, node.boxes[0])};
-            const Pending<Child> second{node.children[1], rayEntryIntoAabb(slab, node.boxes[1])};
-            // Farther first, so the nearer is visited first (NaN: not met, never pushed).
-            const bool firstNearer = first.entry <= second.entry;
-            for (const Pending<Child>& child : {firstNearer ? second : first, firstNearer ? first : second})
-                if (child.entry <= slab.maxT) pending.push(child);
+            const Node& node = nodes_[next.node.node()];
+            Scalar entries[4];
+            rayEntriesIntoAabbs(slab, node.boxes, entries);
+            // The children met, farthest first, so that the nearest is visited first (NaN: not met).
+            Pending<Slot> met[4];
+            int count = 0;
+            for (int i = 0; i < 4; ++i) {
+                if (!(entries[i] <= slab.maxT)) continue;
+                int at = count++;
+                for (; at > 0 && met[at - 1].entry < entries[i]; --at)
+                    met[at] = met[at - 1];
+                met[at] = {node.children[i], entries[i]};
+            }
+            for (int i = 0; i < count; ++i)
+                pending.push(met[i]);
         }
     }
 
 private:
-    // A subtree: an inner node (count 0, its index in nodes_) or a leaf (items [first, first + count)).
-    struct Child {
-        std::int32_t first;
-        std::int32_t count;
-        bool isLeaf() const { return count > 0; }
+    // A child: a node (value >= 0, its index) or an item (value < 0, ~its index).
+    struct Slot {
+        std::int32_t value;
+        bool isItem() const { return value < 0; }
+        std::size_t node() const { return std::size_t(value); }
+        std::size_t item() const { return std::size_t(~value); }
     };
 
-    // An inner node holds its two children's boxes: one cache line (in float) gives the walk both.
+    // Up to four children; an empty slot's box lanes are +inf to -inf, met by no ray.
     struct Node {
-        Aabb<Scalar> boxes[2];
-        Child children[2];
+        AabbLanes<Scalar> boxes;
+        Slot children[4];
     };
 
-    struct Built {
-        Aabb<Scalar> box;
-        Child child;
-    };
-
-    Built build(std::int32_t first, std::int32_t count);
+    struct Built;
+    std::int32_t buildBinary(std::int32_t first, std::int32_t count, std::vector<Built>& binary);
+    Slot fold(std::int32_t binaryIndex, const std::vector<Built>& binary);
 
     std::vector<Item> items_;
-    std::vector<Aabb<Scalar>> itemBoxes_;  // in items_'s order; apart, so that the walk's reads stay dense
-    std::vector<Node> nodes_;
-    Aabb<Scalar> rootBox_{};
-    Child root_{0, 0};
+    std::vector<Aabb<Scalar>> itemBoxes_;  // in items_'s order
+    std::vector<Node> nodes_;              // nodes_[0]: the root
 };
 
 }  // namespace analytic::raycast

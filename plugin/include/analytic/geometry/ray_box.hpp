@@ -3,6 +3,7 @@
 // Box Intersections", parts 1-3). Boxes are closed: a ray that only touches a face, edge or corner hits.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -114,6 +115,57 @@ template <class T>
     }
     const bool ordered = glm::all(glm::lessThanEqual(box.min, box.max));  // false for NaN
     return ordered && entry <= exit ? entry : std::numeric_limits<T>::quiet_NaN();
+}
+
+// Four boxes side by side (structure of arrays: lane i of min[axis] is box i's low bound on that axis),
+// for testing a ray against the four at once, as a four-wide tree's children. Lanes are GCC's vector
+// extension (one SSE2 register in float, two in double). A lane with min > max (an empty slot: +inf and
+// -inf) or a NaN bound is never met.
+namespace detail {
+template <class T> struct FourLanes;
+template <> struct FourLanes<float> { using type = float __attribute__((vector_size(16))); };
+template <> struct FourLanes<double> { using type = double __attribute__((vector_size(32))); };
+}  // namespace detail
+
+template <class T> struct AabbLanes {
+    using Lanes = typename detail::FourLanes<T>::type;
+    Lanes min[3];
+    Lanes max[3];
+};
+
+// The four boxes as lanes.
+template <class T> AabbLanes<T> toLanes(const std::array<Aabb<T>, 4>& boxes) {
+    AabbLanes<T> lanes;
+    for (int axis = 0; axis < 3; ++axis) {
+        lanes.min[axis] = typename AabbLanes<T>::Lanes{boxes[0].min[axis], boxes[1].min[axis],
+                                                       boxes[2].min[axis], boxes[3].min[axis]};
+        lanes.max[axis] = typename AabbLanes<T>::Lanes{boxes[0].max[axis], boxes[1].max[axis],
+                                                       boxes[2].max[axis], boxes[3].max[axis]};
+    }
+    return lanes;
+}
+
+// rayEntryIntoAabb for the four boxes at once, lane by lane the same arithmetic (so the same results,
+// bit for bit): entries[i] for box i.
+template <class T> [[gnu::always_inline]] inline void rayEntriesIntoAabbs(const SlabRay<T>& ray,
+                                                                          const AabbLanes<T>& boxes,
+                                                                          T (&entries)[4]) {
+    using Lanes = typename AabbLanes<T>::Lanes;
+    Lanes entry = Lanes{} * T(0), exit = Lanes{} + ray.maxT;
+    auto ordered = boxes.min[0] <= boxes.max[0];
+    for (int axis = 0; axis < 3; ++axis) {
+        const bool throughHigh = detail::entersThroughHigh(ray.inverseDirection, axis);
+        const Lanes near =
+            ((throughHigh ? boxes.max : boxes.min)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+        const Lanes far =
+            ((throughHigh ? boxes.min : boxes.max)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+        entry = near > entry ? near : entry;
+        exit = far < exit ? far : exit;
+        if (axis > 0) ordered &= boxes.min[axis] <= boxes.max[axis];
+    }
+    const auto met = ordered & (entry <= exit);
+    for (int i = 0; i < 4; ++i)
+        entries[i] = met[i] ? entry[i] : std::numeric_limits<T>::quiet_NaN();
 }
 
 // Whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
