@@ -15,6 +15,7 @@
 #include "analytic/geometry/ray_ellipsoid.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
 #include "raycast/dbvt_walk.hpp"
+#include "raycast/mesh_raycast.hpp"
 
 namespace analytic::raycast {
 namespace {
@@ -146,6 +147,9 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
             return PlaneTarget{toPlane(static_cast<const btStaticPlaneShape&>(shape), transform)};
         case COMPOUND_SHAPE_PROXYTYPE:
             return CompoundTarget{static_cast<const btCompoundShape*>(&shape), transform};
+        case TRIANGLE_MESH_SHAPE_PROXYTYPE:
+        case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE:
+            return MeshTarget{static_cast<const btConcaveShape*>(&shape), transform};
         case CUSTOM_CONVEX_SHAPE_TYPE:
             if (const auto* ellipsoid = dynamic_cast<const EllipsoidShape*>(&shape))
                 return toEllipsoid(*ellipsoid, transform);
@@ -162,6 +166,9 @@ void castAgainstTarget(const Segment& segment, const btCollisionObject& object, 
         Overloaded{
             [&](const PlaneTarget& plane) { castAgainstPlane(segment, object, plane.plane, callback); },
             [&](const CompoundTarget& compound) { castAgainstCompound(segment, object, compound, callback); },
+            [&](const MeshTarget& mesh) {
+                castAgainstMesh(segment, object, *mesh.shape, mesh.transform, callback);
+            },
             [&](const BulletTarget& other) { castWithBullet(segment, object, other, callback); },
             [&](const auto& solid) { castAgainstSolid(object, firstHitOn(segment.ray, solid), callback); },
         },

@@ -1303,24 +1303,11 @@ TEST(RayTestCallbacks, RayStartingOnThePlane) {
     EXPECT_EQ(filtered.results[0].fraction, btScalar(0));
 }
 
-// Random rays that must give identical callback results from ours and Bullet's rayTest (shapes ours
-// leaves to Bullet's rayTestSingle): every result, in order, closest-only and all hits.
-template <class MakeRay> void expectSameResultsAsBullet(const btCollisionWorld& world, int rays,
-                                                        std::uint64_t seed, MakeRay makeRay, long& hits) {
-    Random random(seed);
-    for (int i = 0; i < rays; ++i) {
-        const RaySpec ray = makeRay(random);
-        for (const bool closestOnly : {true, false}) {
-            const RecordingCallback ours = recordOurs(world, ray.from, ray.to, closestOnly);
-            const RecordingCallback bullet = recordBullet(world, ray.from, ray.to, closestOnly);
-            ASSERT_EQ(ours.results, bullet.results)
-                << "from " << text(widen(ray.from)) << " to " << text(widen(ray.to));
-            hits += closestOnly && !ours.results.empty();
-        }
-    }
-}
-
-// A two-part bumpy mesh (btBvhTriangleMeshShape, Bullet's fallback): part and triangle index as Bullet's.
+// A two-part bumpy mesh (btBvhTriangleMeshShape, ours exact and watertight: ray_mesh_test.cpp checks
+// it against a long double reference): the closest hit's part and triangle index, its object and flags
+// as Bullet's, the fraction within Bullet's rounding; all hits, every crossed triangle as Bullet's. Rays
+// through an edge or a vertex may be given to either neighbour by either side (Bullet widens its
+// triangles by a tolerance; ours are watertight): up to 1% may differ.
 TEST(RayTestCallbacks, MeshReportsPartAndTriangleAsBullet) {
     GridMesh data;
     const auto bumps = [](btScalar x, btScalar z) {
@@ -1332,17 +1319,46 @@ TEST(RayTestCallbacks, MeshReportsPartAndTriangleAsBullet) {
     auto& mesh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
     world.add(mesh, transformOf(Random(121).rotation<btScalar>(), btVector3(1, 2, 3)));
     const btTransform& transform = world.object(0).getWorldTransform();
-    long hits = 0;
-    expectSameResultsAsBullet(
-        world.world(), 2000, 122,
-        [&](Random& random) {
-            const btVector3 target =
-                transform * btVector3(btScalar(random.uniform(-6, 6)), 0, btScalar(random.uniform(-5, 5)));
-            const Vec heading = random.unitVector<double>();
-            return RaySpec{target - toBullet(heading * 10.0), target + toBullet(heading * 10.0)};
-        },
-        hits);
+    Random random(122);
+    constexpr int kRays = 2000;
+    int hits = 0, closestDiffering = 0, allHitsDiffering = 0, secondPart = 0;
+    for (int i = 0; i < kRays; ++i) {
+        const btVector3 target =
+            transform * btVector3(btScalar(random.uniform(-6, 6)), 0, btScalar(random.uniform(-5, 5)));
+        const Vec heading = random.unitVector<double>();
+        const btVector3 from = target - toBullet(heading * 10.0), to = target + toBullet(heading * 10.0);
+        const RecordingCallback ours = recordOurs(world.world(), from, to, true);
+        const RecordingCallback bullet = recordBullet(world.world(), from, to, true);
+        ASSERT_EQ(ours.results.empty(), bullet.results.empty())
+            << text(widen(from)) << " to " << text(widen(to));
+        if (ours.results.empty()) continue;
+        ++hits;
+        const RecordedResult &a = ours.results.back(), &b = bullet.results.back();
+        EXPECT_EQ(a.object, b.object);
+        EXPECT_TRUE(a.hasShapeInfo && b.hasShapeInfo && a.normalInWorldSpace && b.normalInWorldSpace);
+        secondPart += a.shapePart == 1;
+        const bool same = a.shapePart == b.shapePart && a.triangleIndex == b.triangleIndex &&
+                          std::abs(Real(a.fraction) - Real(b.fraction)) <= 64 * u &&
+                          angleBetweenUnit(widen(a.normal), widen(b.normal)) <= 1e-3L;
+        closestDiffering += !same;
+        const RecordingCallback oursAll = recordOurs(world.world(), from, to, false);
+        const RecordingCallback bulletAll = recordBullet(world.world(), from, to, false);
+        const auto crossed = [](const RecordingCallback& all) {
+            std::vector<std::pair<int, int>> triangles;
+            for (const RecordedResult& result : all.results)
+                triangles.emplace_back(result.shapePart, result.triangleIndex);
+            std::sort(triangles.begin(), triangles.end());
+            return triangles;
+        };
+        allHitsDiffering += crossed(oursAll) != crossed(bulletAll);
+    }
+    std::printf(
+        "[ mesh ] %d rays hit (%d on the second part); differing from Bullet: closest %d, all hits %d\n",
+        hits, secondPart, closestDiffering, allHitsDiffering);
     EXPECT_GE(hits, 1500);
+    EXPECT_GT(secondPart, 50);
+    EXPECT_LE(closestDiffering, hits / 100);
+    EXPECT_LE(allHitsDiffering, hits / 100);
 }
 
 // ClosestRayResultCallback that also keeps the closest result's LocalShapeInfo.

@@ -5,6 +5,7 @@
 
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
+#include <BulletCollision/CollisionShapes/btConcaveShape.h>
 
 #include <variant>
 
@@ -30,6 +31,13 @@ struct CompoundTarget {
     btTransform transform;
 };
 
+// A BVH triangle mesh (btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape): exact and watertight
+// (mesh_raycast.hpp).
+struct MeshTarget {
+    const btConcaveShape* shape;
+    btTransform transform;
+};
+
 // A shape the core does not model: Bullet's rayTestSingle.
 struct BulletTarget {
     const btCollisionShape* shape;
@@ -37,7 +45,7 @@ struct BulletTarget {
 };
 
 using RayTarget = std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>,
-                               Ellipsoid<Scalar>, PlaneTarget, CompoundTarget, BulletTarget>;
+                               Ellipsoid<Scalar>, PlaneTarget, CompoundTarget, MeshTarget, BulletTarget>;
 
 RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform);
 
@@ -49,6 +57,7 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
 // - a static plane: two-sided, part 0 and triangle 0; its normal side is its front (Bullet's two
 //   triangles face the other way; see the README), so kF_FilterBackfaces drops segments coming from
 //   behind it, and the normal faces the segment's origin unless kF_KeepUnflippedNormal;
+// - a BVH triangle mesh: every triangle it crosses, as castAgainstMesh says (mesh_raycast.hpp);
 // - a compound: its children whose boxes the segment meets, nearest first when it has its tree of them,
 //   each hit carrying part -1 and the child's index unless the child gave its own (a mesh's triangle);
 // - anything else: Bullet's rayTestSingle.

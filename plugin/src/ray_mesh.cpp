@@ -1,0 +1,240 @@
+#include "raycast/mesh_raycast.hpp"
+
+#include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btOptimizedBvh.h>
+#include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "analytic/adapters/bullet_math.hpp"
+#include "analytic/geometry/ray_box.hpp"
+#include "analytic/geometry/ray_triangle.hpp"
+#include "narrowphase/mesh_triangles.hpp"
+#include "raycast/dbvt_walk.hpp"
+
+namespace analytic::raycast {
+namespace {
+
+using Callback = btCollisionWorld::RayResultCallback;
+
+// btQuantizedBvh keeps its quantization, its kind and its node arrays protected. Pointers to those
+// members, formed in a class derived from it, read them in any tree (nothing of this class is made).
+struct BvhMembers : btQuantizedBvh {
+    static constexpr btVector3 btQuantizedBvh::*aabbMin = &BvhMembers::m_bvhAabbMin;
+    static constexpr btVector3 btQuantizedBvh::*quantization = &BvhMembers::m_bvhQuantization;
+    static constexpr bool btQuantizedBvh::*isQuantized = &BvhMembers::m_useQuantization;
+    static constexpr NodeArray btQuantizedBvh::*nodes = &BvhMembers::m_contiguousNodes;
+    static constexpr QuantizedNodeArray btQuantizedBvh::*quantizedNodes =
+        &BvhMembers::m_quantizedContiguousNodes;
+};
+
+// How much to grow a tree's boxes so that rounding in the ray's coordinates and in the slab test
+// never drops a box the ray touches (a triangle whose vertex lies on its box's face must still be
+// tested, or a ray through that vertex could slip through): a few rounding units of the largest
+// coordinate involved.
+Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
+    return 8 * unitRoundoff<Scalar> *
+           (treeExtent + maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction));
+}
+
+// The trees of btQuantizedBvh in their stackless layout: the nodes in depth-first order, each internal
+// node followed by its first child, its second child after the first child's subtree.
+
+// The quantized tree (16-byte nodes), walked in its quantized coordinates ((p - aabbMin) quantization,
+// the same map for the ray), where the boxes are their integer bounds.
+class QuantizedTree {
+public:
+    QuantizedTree(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay)
+        : nodes_(bvh.*BvhMembers::quantizedNodes) {
+        const Vec3<Scalar> quantization = toGlm(bvh.*BvhMembers::quantization);
+        ray_ = {(meshRay.origin - toGlm(bvh.*BvhMembers::aabbMin)) * quantization,
+                meshRay.direction * quantization, meshRay.maxT};
+        // Bullet rounds the bounds in btScalar before truncating them: one unit more covers that.
+        padding_ = 1 + roundingPadding(ray_, Scalar(65535));
+    }
+
+    const RayPath<Scalar>& ray() const { return ray_; }
+    int size() const { return nodes_.size(); }
+    bool isLeaf(int index) const { return nodes_[index].isLeafNode(); }
+    int subtreeSize(int index) const { return isLeaf(index) ? 1 : nodes_[index].getEscapeIndex(); }
+    int partId(int index) const { return nodes_[index].getPartId(); }
+    int triangleIndex(int index) const { return nodes_[index].getTriangleIndex(); }
+
+    Aabb<Scalar> box(int index) const {
+        const unsigned short* low = nodes_[index].m_quantizedAabbMin;
+        const unsigned short* high = nodes_[index].m_quantizedAabbMax;
+        return {Vec3<Scalar>(Scalar(low[0]), Scalar(low[1]), Scalar(low[2])) - padding_,
+                Vec3<Scalar>(Scalar(high[0]), Scalar(high[1]), Scalar(high[2])) + padding_};
+    }
+
+private:
+    const QuantizedNodeArray& nodes_;
+    RayPath<Scalar> ray_;
+    Scalar padding_;
+};
+
+// The tree without quantization (64-byte nodes, boxes in the mesh's frame).
+class PlainTree {
+public:
+    PlainTree(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay)
+        : nodes_(bvh.*BvhMembers::nodes), ray_(meshRay) {
+        const Scalar extent = nodes_.size() == 0 ? Scalar(0)
+                                                 : std::max(maxAbsComponent(toGlm(nodes_[0].m_aabbMinOrg)),
+                                                            maxAbsComponent(toGlm(nodes_[0].m_aabbMaxOrg)));
+        padding_ = roundingPadding(ray_, extent);
+    }
+
+    const RayPath<Scalar>& ray() const { return ray_; }
+    int size() const { return nodes_.size(); }
+    bool isLeaf(int index) const { return nodes_[index].m_escapeIndex == -1; }
+    int subtreeSize(int index) const { return isLeaf(index) ? 1 : nodes_[index].m_escapeIndex; }
+    int partId(int index) const { return nodes_[index].m_subPart; }
+    int triangleIndex(int index) const { return nodes_[index].m_triangleIndex; }
+
+    Aabb<Scalar> box(int index) const {
+        return {toGlm(nodes_[index].m_aabbMinOrg) - padding_, toGlm(nodes_[index].m_aabbMaxOrg) + padding_};
+    }
+
+private:
+    const NodeArray& nodes_;
+    RayPath<Scalar> ray_;
+    Scalar padding_;
+};
+
+// Calls visitLeaf(index) for the tree's leaves whose boxes the ray meets before the running fraction
+// (read again at every node: hits shrink it), nearest box first, with a stack of the call's own;
+// stops once the running fraction is 0 (nothing can be nearer than the origin).
+template <class Tree, class VisitLeaf>
+void walkFrontToBack(const Tree& tree, const Scalar& running, VisitLeaf visitLeaf) {
+    const std::optional<SlabRay<Scalar>> ray = makeSlabRay(tree.ray());
+    if (!ray || tree.size() == 0) return;
+    SlabRay<Scalar> slab = *ray;
+    // A segment ends at fraction 1, whatever the callback's fraction.
+    const auto reach = [&] { return std::min(running, Scalar(1)); };
+    const auto entryInto = [&](int index) { return rayEntryIntoAabb(slab, tree.box(index)); };
+    slab.maxT = reach();
+    if (!(entryInto(0) <= slab.maxT)) return;
+    PendingStack<int> pending;
+    int node = 0;
+    for (;;) {
+        if (tree.isLeaf(node)) {
+            visitLeaf(node);
+            if (!(running > 0)) return;
+        } else {
+            slab.maxT = reach();
+            const int first = node + 1, second = first + tree.subtreeSize(first);
+            const Scalar firstEntry = entryInto(first), secondEntry = entryInto(second);
+            const bool firstMet = firstEntry <= slab.maxT, secondMet = secondEntry <= slab.maxT;
+            if (firstMet && secondMet) {
+                // On into the nearer, the farther kept for later.
+                const bool firstNearer = firstEntry <= secondEntry;
+                pending.push(firstNearer ? Pending<int>{second, secondEntry}
+                                         : Pending<int>{first, firstEntry});
+                node = firstNearer ? first : second;
+                continue;
+            }
+            if (firstMet || secondMet) {
+                node = firstMet ? first : second;
+                continue;
+            }
+        }
+        // The latest kept node that the ray still enters before the running fraction.
+        Pending<int> next{};
+        do {
+            if (pending.empty()) return;
+            next = pending.pop();
+        } while (!(next.entry <= reach()));
+        node = next.node;
+    }
+}
+
+// What BridgeTriangleRaycastCallback does with a triangle (in the frame of the unscaled mesh's
+// vertices), with the core's watertight test: a hit below the running fraction is reported with the
+// part and triangle index and its normal in world space; the callback's answer becomes the running
+// fraction.
+class TriangleReporter {
+public:
+    TriangleReporter(const WatertightRay<Scalar>& ray, const btCollisionObject& object,
+                     const btVector3& meshScaling, const btMatrix3x3& basis, Callback& callback)
+        : ray_(ray),
+          object_(object),
+          inverseScaling_(Scalar(1) / toGlm(meshScaling)),
+          basis_(basis),
+          callback_(callback),
+          culling_(callback.m_flags & btTriangleRaycastCallback::kF_FilterBackfaces ? FaceCulling::BackFaces
+                                                                                    : FaceCulling::None),
+          keepUnflipped_(callback.m_flags & btTriangleRaycastCallback::kF_KeepUnflippedNormal),
+          running_(callback.m_closestHitFraction) {}
+
+    const Scalar& running() const { return running_; }
+
+    void operator()(const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
+        ray_.maxT = std::min(running_, Scalar(1));
+        const std::optional<TriangleHit<Scalar>> hit = intersectRayTriangle(ray_, triangle, culling_);
+        if (!hit || !(hit->t < running_)) return;
+        // The plane's normal through the scaling that places the vertices (the inverse transpose of a
+        // diagonal map is its inverse): the image of the front side stays the front.
+        const Vec3<Scalar> front = unitVector(hit->normal * inverseScaling_);
+        const Vec3<Scalar> normal = hit->frontFace || keepUnflipped_ ? front : -front;
+        btCollisionWorld::LocalShapeInfo shapeInfo{partId, triangleIndex};
+        btCollisionWorld::LocalRayResult result(&object_, &shapeInfo, basis_ * toBullet(normal), hit->t);
+        running_ = callback_.addSingleResult(result, true);
+    }
+
+private:
+    WatertightRay<Scalar> ray_;
+    const btCollisionObject& object_;
+    Vec3<Scalar> inverseScaling_;
+    btMatrix3x3 basis_;
+    Callback& callback_;
+    FaceCulling culling_;
+    bool keepUnflipped_;
+    Scalar running_;
+};
+
+}  // namespace
+
+void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const btConcaveShape& mesh,
+                     const btTransform& transform, Callback& callback) {
+    const btBvhTriangleMeshShape* bvhMesh = nullptr;
+    btVector3 scaling(1, 1, 1);  // a btScaledBvhTriangleMeshShape's, on top of its mesh's own
+    switch (mesh.getShapeType()) {
+        case TRIANGLE_MESH_SHAPE_PROXYTYPE:
+            bvhMesh = static_cast<const btBvhTriangleMeshShape*>(&mesh);
+            break;
+        case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE: {
+            const auto& scaled = static_cast<const btScaledBvhTriangleMeshShape&>(mesh);
+            bvhMesh = scaled.getChildShape();
+            scaling = scaled.getLocalScaling();
+            break;
+        }
+        default:
+            return;
+    }
+    // getOptimizedBvh has no const overload; the walk only reads.
+    const btOptimizedBvh* bvh = const_cast<btBvhTriangleMeshShape*>(bvhMesh)->getOptimizedBvh();
+    if (!bvh) return;
+    // The segment where the tree and the vertices are (the unscaled mesh's frame): the map is affine,
+    // so fractions are the same there.
+    const RayPath<Scalar> meshRay = segmentRay(toGlm(transform.invXform(segment.from) / scaling),
+                                               toGlm(transform.invXform(segment.to) / scaling));
+    const std::optional<WatertightRay<Scalar>> watertight = makeWatertightRay(meshRay);
+    if (!watertight) return;
+    TriangleReporter reporter(*watertight, object, scaling, transform.getBasis(), callback);
+    if (!(reporter.running() > 0)) return;
+    narrowphase::BvhTriangles<TriangleReporter> triangles(*bvhMesh->getMeshInterface(), btVector3(1, 1, 1),
+                                                          reporter);
+    const auto walk = [&](const auto& tree) {
+        walkFrontToBack(tree, reporter.running(), [&](int leaf) {
+            triangles.processNode(tree.partId(leaf), tree.triangleIndex(leaf));
+        });
+    };
+    if (bvh->*BvhMembers::isQuantized)
+        walk(QuantizedTree(*bvh, meshRay));
+    else
+        walk(PlainTree(*bvh, meshRay));
+}
+
+}  // namespace analytic::raycast

@@ -1,0 +1,33 @@
+// Exact, watertight ray casts against Bullet's BVH triangle meshes (btBvhTriangleMeshShape,
+// btScaledBvhTriangleMeshShape), with the per-triangle semantics of btCollisionWorld::rayTestSingle
+// (its BridgeTriangleRaycastCallback over btTriangleRaycastCallback::processTriangle), but the mesh's
+// own BVH walked front to back, so a closest-hit query stops early.
+#pragma once
+
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <BulletCollision/CollisionShapes/btConcaveShape.h>
+
+#include "ray_targets.hpp"
+
+namespace analytic::raycast {
+
+// Casts the segment against a BVH mesh (TRIANGLE_MESH_SHAPE_PROXYTYPE or
+// SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE; other shapes are not hit) placed by transform, reporting to the
+// callback every triangle hit nearer than a running fraction: it starts at callback.m_closestHitFraction and
+// becomes addSingleResult's return value after each report (so AllHitsRayResultCallback gets every
+// triangle crossed, ClosestRayResultCallback only nearer ones), as Bullet's does. Each hit carries
+// LocalShapeInfo{part, triangle index} and the unit normal in world space, of the triangle's plane
+// with (v1 - v0) x (v2 - v0) its front side, turned toward the segment's origin when the segment
+// crosses from behind unless kF_KeepUnflippedNormal; kF_FilterBackfaces skips those crossings.
+// Deliberate differences from Bullet:
+// - the geometry core's watertight triangle test (ray_triangle.hpp) instead of Bullet's test with an
+//   edge tolerance: a segment through shared edges and vertices never slips through, and a segment
+//   whose origin lies on a triangle's plane hits it at fraction 0 (Bullet reports neither end);
+// - a scaled mesh's hit normal is the scaled triangle's (Bullet reports the unscaled triangle's); its
+//   front side is Bullet's: the image of the unscaled triangle's front;
+// - the BVH is walked nearest box first, so AllHits receives the triangles in another order.
+// A mesh without its BVH (built with buildBvh false) is hit nowhere: Bullet's ray test dereferences it.
+void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const btConcaveShape& mesh,
+                     const btTransform& transform, btCollisionWorld::RayResultCallback& callback);
+
+}  // namespace analytic::raycast
