@@ -25,7 +25,14 @@ public:
     }
 
     bool needsCollision(btBroadphaseProxy* proxy) const override {
-        return proxy->m_clientObject != ray_.ignore && RayResultCallback::needsCollision(proxy);
+        return accepts(static_cast<const btCollisionObject*>(proxy->m_clientObject),
+                       proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask);
+    }
+
+    // Bullet's default needsCollision with the ray's group and mask, and not the shooter.
+    bool accepts(const btCollisionObject* object, int objectGroup, int objectMask) const {
+        return object != ray_.ignore && (objectGroup & m_collisionFilterMask) != 0 &&
+               (m_collisionFilterGroup & objectMask) != 0;
     }
 
 protected:
@@ -75,13 +82,14 @@ private:
     std::vector<RayHit>& hits_;
 };
 
-void castRay(const raycast::RayScene& scene, const Ray& ray, btCollisionWorld::RayResultCallback& callback) {
+void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
     const std::optional<SlabRay<Scalar>> slab = makeSlabRay(segment.ray);
     if (!slab) return;  // a ray of length zero or with a non-finite end meets nothing
     scene.walk(*slab, callback, [&](const raycast::RayScene::Item& item) {
         return raycast::visitObject(
-            segment, *item.proxy, [&]() -> const raycast::RayTarget& { return item.target; }, callback);
+            segment, *item.object, [&] { return callback.accepts(item.object, item.group, item.mask); },
+            [&]() -> const raycast::RayTarget& { return item.target; }, callback);
     });
 }
 

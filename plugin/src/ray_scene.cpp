@@ -52,7 +52,7 @@ RayScene::RayScene(const btCollisionWorld& world) {
     for (int i = 0; i < objects.size(); ++i) {
         btBroadphaseProxy* proxy = objects[i]->getBroadphaseHandle();
         if (!proxy) continue;  // not in the broadphase: no ray of Bullet's meets it either
-        items_.push_back({proxy, objects[i],
+        items_.push_back({objects[i], proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask,
                           rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
         // The shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
         itemBoxes_.push_back(boxOf(*objects[i]));

@@ -20,7 +20,7 @@ using Callback = btCollisionWorld::RayResultCallback;
 bool visitProxy(const raycast::Segment& segment, btBroadphaseProxy& proxy, Callback& callback) {
     const auto& object = *static_cast<const btCollisionObject*>(proxy.m_clientObject);
     return raycast::visitObject(
-        segment, proxy,
+        segment, object, [&] { return callback.needsCollision(&proxy); },
         [&] { return raycast::rayTargetOf(*object.getCollisionShape(), object.getWorldTransform()); },
         callback);
 }

@@ -23,8 +23,9 @@ namespace analytic::raycast {
 class RayScene {
 public:
     struct Item {
-        btBroadphaseProxy* proxy;
         const btCollisionObject* object;
+        int group;  // the broadphase proxy's collision filter group and mask, read once
+        int mask;
         RayTarget target;
     };
 

@@ -64,15 +64,15 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
 void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
                        btCollisionWorld::RayResultCallback& callback);
 
-// btSingleRayCallback::process for the object of a broadphase proxy whose box the segment meets: false
-// once the closest hit is at the segment's origin (nothing can be nearer), else the object is cast
-// against when the callback wants it; targetOf() gives its target, asked only then.
-template <class TargetOf> bool visitObject(const Segment& segment, btBroadphaseProxy& proxy,
-                                           TargetOf targetOf, btCollisionWorld::RayResultCallback& callback) {
+// btSingleRayCallback::process for an object whose broadphase box the segment meets: false once the
+// closest hit is at the segment's origin (nothing can be nearer), else the object is cast against when
+// wanted() (the callback's needsCollision, or a batch's filter); targetOf() gives its target, asked only
+// then.
+template <class Wanted, class TargetOf>
+bool visitObject(const Segment& segment, const btCollisionObject& object, Wanted wanted, TargetOf targetOf,
+                 btCollisionWorld::RayResultCallback& callback) {
     if (callback.m_closestHitFraction == Scalar(0)) return false;
-    if (callback.needsCollision(&proxy))
-        castAgainstTarget(segment, *static_cast<const btCollisionObject*>(proxy.m_clientObject), targetOf(),
-                          callback);
+    if (wanted()) castAgainstTarget(segment, object, targetOf(), callback);
     return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -164,8 +165,8 @@ template <class T> [[gnu::always_inline]] inline void rayEntriesIntoAabbs(const 
         if (axis > 0) ordered &= boxes.min[axis] <= boxes.max[axis];
     }
     const auto met = ordered & (entry <= exit);
-    for (int i = 0; i < 4; ++i)
-        entries[i] = met[i] ? entry[i] : std::numeric_limits<T>::quiet_NaN();
+    const Lanes result = met ? entry : Lanes{} + std::numeric_limits<T>::quiet_NaN();
+    std::memcpy(entries, &result, sizeof entries);  // one store, not a branch per lane
 }
 
 // Whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
