@@ -118,30 +118,38 @@ template <class T>
     return ordered && entry <= exit ? entry : std::numeric_limits<T>::quiet_NaN();
 }
 
-// Four boxes side by side (structure of arrays: lane i of min[axis] is box i's low bound on that axis),
-// for testing a ray against the four at once, as a four-wide tree's children. Lanes are GCC's vector
-// extension (one SSE2 register in float, two in double). A lane with min > max (an empty slot: +inf and
-// -inf) or a NaN bound is never met.
+// Four boxes side by side (structure of arrays), for testing a ray against the four at once, as a
+// four-wide tree's children. The lanes are SSE2 registers (GCC's vector extension, 16 bytes: four floats,
+// or two doubles, so two parts in double: wider vectors would be split by the compiler into scalar
+// code without AVX): lane l of part p of min[axis] is box p * partLanes + l's low bound on that axis. A
+// lane with min > max (an empty slot: +inf to -inf) or a NaN bound is never met.
 namespace detail {
-template <class T> struct FourLanes;
-template <> struct FourLanes<float> { using type = float __attribute__((vector_size(16))); };
-template <> struct FourLanes<double> { using type = double __attribute__((vector_size(32))); };
+template <class T> struct SseLanes;
+template <> struct SseLanes<float> { using type = float __attribute__((vector_size(16))); };
+template <> struct SseLanes<double> { using type = double __attribute__((vector_size(16))); };
 }  // namespace detail
 
 template <class T> struct AabbLanes {
-    using Lanes = typename detail::FourLanes<T>::type;
-    Lanes min[3];
-    Lanes max[3];
+    using Lanes = typename detail::SseLanes<T>::type;
+    static constexpr int partLanes = int(sizeof(Lanes) / sizeof(T));
+    static constexpr int parts = 4 / partLanes;
+    Lanes min[3][parts];
+    Lanes max[3][parts];
 };
 
 // The four boxes as lanes.
 template <class T> AabbLanes<T> toLanes(const std::array<Aabb<T>, 4>& boxes) {
     AabbLanes<T> lanes;
     for (int axis = 0; axis < 3; ++axis) {
-        lanes.min[axis] = typename AabbLanes<T>::Lanes{boxes[0].min[axis], boxes[1].min[axis],
-                                                       boxes[2].min[axis], boxes[3].min[axis]};
-        lanes.max[axis] = typename AabbLanes<T>::Lanes{boxes[0].max[axis], boxes[1].max[axis],
-                                                       boxes[2].max[axis], boxes[3].max[axis]};
+        for (int part = 0; part < AabbLanes<T>::parts; ++part) {
+            typename AabbLanes<T>::Lanes low, high;
+            for (int lane = 0; lane < AabbLanes<T>::partLanes; ++lane) {
+                low[lane] = boxes[std::size_t(part * AabbLanes<T>::partLanes + lane)].min[axis];
+                high[lane] = boxes[std::size_t(part * AabbLanes<T>::partLanes + lane)].max[axis];
+            }
+            lanes.min[axis][part] = low;
+            lanes.max[axis][part] = high;
+        }
     }
     return lanes;
 }
@@ -152,21 +160,24 @@ template <class T> [[gnu::always_inline]] inline void rayEntriesIntoAabbs(const 
                                                                           const AabbLanes<T>& boxes,
                                                                           T (&entries)[4]) {
     using Lanes = typename AabbLanes<T>::Lanes;
-    Lanes entry = Lanes{} * T(0), exit = Lanes{} + ray.maxT;
-    auto ordered = boxes.min[0] <= boxes.max[0];
-    for (int axis = 0; axis < 3; ++axis) {
-        const bool throughHigh = detail::entersThroughHigh(ray.inverseDirection, axis);
-        const Lanes near =
-            ((throughHigh ? boxes.max : boxes.min)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
-        const Lanes far =
-            ((throughHigh ? boxes.min : boxes.max)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
-        entry = near > entry ? near : entry;
-        exit = far < exit ? far : exit;
-        if (axis > 0) ordered &= boxes.min[axis] <= boxes.max[axis];
+    for (int part = 0; part < AabbLanes<T>::parts; ++part) {
+        Lanes entry = Lanes{} * T(0), exit = Lanes{} + ray.maxT;
+        auto ordered = boxes.min[0][part] <= boxes.max[0][part];
+        for (int axis = 0; axis < 3; ++axis) {
+            const bool throughHigh = detail::entersThroughHigh(ray.inverseDirection, axis);
+            const Lanes near = ((throughHigh ? boxes.max : boxes.min)[axis][part] - ray.origin[axis]) *
+                               ray.inverseDirection[axis];
+            const Lanes far = ((throughHigh ? boxes.min : boxes.max)[axis][part] - ray.origin[axis]) *
+                              ray.inverseDirection[axis];
+            entry = near > entry ? near : entry;
+            exit = far < exit ? far : exit;
+            if (axis > 0) ordered &= boxes.min[axis][part] <= boxes.max[axis][part];
+        }
+        const auto met = ordered & (entry <= exit);
+        const Lanes result = met ? entry : Lanes{} + std::numeric_limits<T>::quiet_NaN();
+        std::memcpy(entries + part * AabbLanes<T>::partLanes, &result,
+                    sizeof result);  // a store, no branches
     }
-    const auto met = ordered & (entry <= exit);
-    const Lanes result = met ? entry : Lanes{} + std::numeric_limits<T>::quiet_NaN();
-    std::memcpy(entries, &result, sizeof entries);  // one store, not a branch per lane
 }
 
 // Whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
