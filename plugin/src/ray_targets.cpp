@@ -134,17 +134,13 @@ void castWithBullet(const Segment& segment, const btCollisionObject& object, con
 }  // namespace
 
 RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform) {
+    if (const std::optional<Primitive> primitive = toPrimitive(shape, transform)) {
+        return std::visit(
+            Overloaded{[](const Plane<Scalar>& plane) -> RayTarget { return PlaneTarget{plane}; },
+                       [](const auto& solid) -> RayTarget { return solid; }},
+            *primitive);
+    }
     switch (shape.getShapeType()) {
-        case SPHERE_SHAPE_PROXYTYPE:
-            return toSphere(static_cast<const btSphereShape&>(shape), transform);
-        case BOX_SHAPE_PROXYTYPE:
-            return toObb(static_cast<const btBoxShape&>(shape), transform);
-        case CAPSULE_SHAPE_PROXYTYPE:
-            return toCapsule(static_cast<const btCapsuleShape&>(shape), transform);
-        case CYLINDER_SHAPE_PROXYTYPE:
-            return toCylinder(static_cast<const btCylinderShape&>(shape), transform);
-        case STATIC_PLANE_PROXYTYPE:
-            return PlaneTarget{toPlane(static_cast<const btStaticPlaneShape&>(shape), transform)};
         case COMPOUND_SHAPE_PROXYTYPE:
             return CompoundTarget{static_cast<const btCompoundShape*>(&shape), transform};
         case TRIANGLE_MESH_SHAPE_PROXYTYPE:
