@@ -1,21 +1,15 @@
 // The main demo: a sphere and a box fall onto a plane in a Bullet world with the analytic plugin
-// installed, then rays are cast at them (Bullet's rayTest beside the exact analytic hit).
+// installed, then rays are cast at them: Bullet's own rayTest beside ours (the world's type is
+// analytic::DiscreteDynamicsWorld), and the same rays as one batch.
 #include <btBulletDynamicsCommon.h>
 
 #include <cstdio>
 #include <memory>
-#include <optional>
-#include <variant>
 #include <vector>
 
-#include "analytic/adapters/bullet_math.hpp"
-#include "analytic/adapters/shape_primitives.hpp"
-#include "analytic/geometry/plane_tests.hpp"
-#include "analytic/geometry/ray_box.hpp"
-#include "analytic/geometry/ray_capsule.hpp"
-#include "analytic/geometry/ray_cylinder.hpp"
-#include "analytic/geometry/ray_sphere.hpp"
 #include "analytic/plugin.hpp"
+#include "analytic/ray_batch.hpp"
+#include "analytic/ray_test.hpp"
 
 namespace {
 
@@ -24,7 +18,8 @@ struct DemoWorld {
     btCollisionDispatcher dispatcher{&configuration};
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+    // btDiscreteDynamicsWorld with its rayTest answered exactly: the only change is the type's name.
+    analytic::DiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
     // The one line a user adds: exact contacts for the sphere and box on the plane.
     analytic::Plugin plugin{world};
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
@@ -67,51 +62,6 @@ const char* shapeName(const btCollisionObject* object) {
     return object ? object->getCollisionShape()->getName() : "nothing";
 }
 
-using RayPath = analytic::RayPath<btScalar>;
-using Hit = std::optional<analytic::SurfaceHit<btScalar>>;
-
-// The exact first hit of a ray on one primitive; the plane is the solid half-space behind it.
-Hit castRay(const RayPath& ray, const analytic::Primitive& primitive) {
-    constexpr auto policy = analytic::StartInside::HitAtOrigin;
-    return std::visit(
-        [&](const auto& shape) -> Hit {
-            using Shape = std::decay_t<decltype(shape)>;
-            if constexpr (std::is_same_v<Shape, analytic::Sphere<btScalar>>)
-                return analytic::firstHit(analytic::intersectRaySphere(ray, shape), ray, policy);
-            else if constexpr (std::is_same_v<Shape, analytic::Obb<btScalar>>)
-                return analytic::firstHit(analytic::intersectRayObb(ray, shape), ray, policy);
-            else if constexpr (std::is_same_v<Shape, analytic::Capsule<btScalar>>)
-                return analytic::firstHit(analytic::intersectRayCapsule(ray, shape), ray, policy);
-            else if constexpr (std::is_same_v<Shape, analytic::Cylinder<btScalar>>)
-                return analytic::firstHit(analytic::intersectRayCylinder(ray, shape), ray, policy);
-            else {
-                const auto crossing = analytic::intersectRayPlane(ray, shape);
-                if (crossing && crossing->outcome == analytic::RayPlaneOutcome::Hit) return crossing->hit;
-                return std::nullopt;
-            }
-        },
-        primitive);
-}
-
-struct ExactHit {
-    const btCollisionObject* object = nullptr;
-    analytic::SurfaceHit<btScalar> hit{};
-};
-
-// The closest exact hit over every object of the world, each converted to its primitive.
-ExactHit closestExactHit(const btCollisionWorld& world, const RayPath& ray) {
-    ExactHit closest;
-    const btCollisionObjectArray& objects = world.getCollisionObjectArray();
-    for (int i = 0; i < objects.size(); ++i) {
-        const auto primitive =
-            analytic::toPrimitive(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform());
-        if (!primitive) continue;
-        const Hit hit = castRay(ray, *primitive);
-        if (hit && (!closest.object || hit->t < closest.hit.t)) closest = {objects[i], *hit};
-    }
-    return closest;
-}
-
 }  // namespace
 
 int main() {
@@ -132,22 +82,33 @@ int main() {
     const btVector3 rays[][2] = {{{-2, 10, 0}, {-2, -10, 0}},
                                  {{2, 10, 0.2}, {2, -10, 0.2}},
                                  {{-10, 0.3, 0}, {10, 0.3, 0}},
-                                 // Starts inside the sphere: Bullet reports nothing, the core a hit at the
-                                 // origin (StartInside policy).
+                                 // Starts inside the sphere: Bullet reports nothing, ours a hit at the
+                                 // origin, the normal against the ray.
                                  {{-2, 0.5, 0}, {-2, 0.5, 10}},
                                  // Long and slanted, past the box's top edge.
                                  {{-40, 30, 0.3}, {40, -30.2, 0.3}}};
+    std::vector<analytic::Ray> batch;
     for (const auto& ray : rays) {
-        btCollisionWorld::ClosestRayResultCallback hit(ray[0], ray[1]);
-        demo.world.rayTest(ray[0], ray[1], hit);
-        const ExactHit exact = closestExactHit(
-            demo.world, analytic::segmentRay(analytic::toGlm(ray[0]), analytic::toGlm(ray[1])));
+        btCollisionWorld::ClosestRayResultCallback bullet(ray[0], ray[1]), ours(ray[0], ray[1]);
+        demo.world.btDiscreteDynamicsWorld::rayTest(ray[0], ray[1], bullet);  // Bullet's own
+        demo.world.rayTest(ray[0], ray[1], ours);
         std::printf(
             "ray (%g, %g, %g) -> (%g, %g, %g)\n  Bullet's rayTest: %s at fraction %.7f\n"
-            "  exact analytic:   %s at fraction %.7f, normal (%.4f, %.4f, %.4f)\n",
+            "  ours:             %s at fraction %.7f, normal (%.4f, %.4f, %.4f)\n",
             double(ray[0].x()), double(ray[0].y()), double(ray[0].z()), double(ray[1].x()),
-            double(ray[1].y()), double(ray[1].z()), shapeName(hit.m_collisionObject),
-            double(hit.m_closestHitFraction), shapeName(exact.object), double(exact.hit.t),
-            double(exact.hit.normal.x), double(exact.hit.normal.y), double(exact.hit.normal.z));
+            double(ray[1].y()), double(ray[1].z()), shapeName(bullet.m_collisionObject),
+            double(bullet.m_closestHitFraction), shapeName(ours.m_collisionObject),
+            double(ours.m_closestHitFraction), double(ours.m_hitNormalWorld.x()),
+            double(ours.m_hitNormalWorld.y()), double(ours.m_hitNormalWorld.z()));
+        batch.push_back({ray[0], ray[1]});
     }
+    // The same rays at once, on every core; the plane (the ground) is the shooter, ignored.
+    for (analytic::Ray& ray : batch)
+        ray.ignore = &ground;
+    std::vector<analytic::RayHit> hits(batch.size());
+    analytic::rayTestBatch(demo.world, batch, hits);
+    std::printf("as one batch, ignoring the ground:");
+    for (const analytic::RayHit& hit : hits)
+        std::printf(" %s", hit.object ? shapeName(hit.object) : "miss");
+    std::printf("\n");
 }
