@@ -151,6 +151,7 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
                 return toEllipsoid(*ellipsoid, transform);
             break;
         default:
+            if (const auto hull = hullTargetOf(shape, transform)) return *hull;
             break;
     }
     return BulletTarget{&shape, transform};

@@ -2,10 +2,11 @@
 // filter and an object to ignore (the shooter). Every ray is cast exactly as analytic::rayTest casts it
 // (ray_test.hpp); the results do not depend on the number of threads, bit for bit.
 //
-// For each batch, the objects of the world's broadphase are gathered once into a flat bounding-volume
-// hierarchy of their broadphase boxes, with the shapes the geometry core models placed in the world:
-// nothing is cached from one batch to the next, so the world may change freely between batches (not
-// during one). Shapes the core does not model are cast with Bullet's own rayTestSingle, as rayTest does.
+// For each batch, the objects of the world's broadphase are gathered once into a four-wide
+// bounding-volume hierarchy of their shapes' boxes, with the shapes the geometry core models placed in
+// the world: nothing is cached from one batch to the next, so the world may change freely between
+// batches (not during one). Shapes the core does not model are cast with Bullet's own rayTestSingle, as
+// rayTest does. The snapshot is made on the calling thread; the rays are then shared out in chunks.
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>

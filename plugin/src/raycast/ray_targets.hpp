@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "analytic/geometry/primitives.hpp"
+#include "hull_raycast.hpp"
 
 namespace analytic::raycast {
 
@@ -44,14 +45,16 @@ struct BulletTarget {
     btTransform transform;
 };
 
-using RayTarget = std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>,
-                               Ellipsoid<Scalar>, PlaneTarget, CompoundTarget, MeshTarget, BulletTarget>;
+using RayTarget =
+    std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>, Ellipsoid<Scalar>,
+                 HullTarget, PlaneTarget, CompoundTarget, MeshTarget, BulletTarget>;
 
 RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform);
 
 // Casts the segment against the target of object and reports hits to the callback as
 // btCollisionWorld::rayTestSingle does:
-// - a convex solid: its first hit, only when nearer than callback.m_closestHitFraction, with no shape
+// - a convex solid (a convex polyhedron with its faces known: hull_raycast.hpp): its first hit, only when
+// nearer than callback.m_closestHitFraction, with no shape
 //   information and the unit normal in world space; a segment that starts inside the solid hits at
 //   fraction 0 with the normal against its direction (Bullet's convex cast mostly reports nothing);
 // - a static plane: two-sided, part 0 and triangle 0; its normal side is its front (Bullet's two

@@ -1,0 +1,68 @@
+#include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
+
+#include <array>
+#include <span>
+#include <vector>
+
+#include "analytic/adapters/bullet_math.hpp"
+#include "analytic/geometry/first_hit.hpp"
+#include "analytic/geometry/ray_convex.hpp"
+#include "raycast/hull_raycast.hpp"
+
+namespace analytic::raycast {
+namespace {
+
+using Scalar = btScalar;
+
+// Hulls up to this many faces keep their planes on the stack while a ray is cast (a 20-point hull has
+// at most 36); larger ones on the heap.
+constexpr int kStackPlanes = 64;
+
+// Bullet's face plane (n, d) holds the face's points where dot(n, x) + d == 0, n its unit outward normal:
+// the core's plane dot(n, x) == -d, moved out by the margin.
+Plane<Scalar> grownFacePlane(const btFace& face, Scalar margin) {
+    return {Vec3<Scalar>(face.m_plane[0], face.m_plane[1], face.m_plane[2]), margin - face.m_plane[3]};
+}
+
+SurfaceHit<Scalar> toWorld(const SurfaceHit<Scalar>& local, const btTransform& transform) {
+    return {local.t, toGlm(transform(toBullet(local.point))),
+            toGlm(transform.getBasis() * toBullet(local.normal))};
+}
+
+}  // namespace
+
+std::optional<HullTarget> hullTargetOf(const btCollisionShape& shape, const btTransform& transform) {
+    if (!shape.isPolyhedral()) return std::nullopt;
+    // Bullet's own polyhedral types all derive from btPolyhedralConvexShape; a user's need not.
+    const auto* polyhedral = shape.getShapeType() == CUSTOM_POLYHEDRAL_SHAPE_TYPE
+                                 ? dynamic_cast<const btPolyhedralConvexShape*>(&shape)
+                                 : static_cast<const btPolyhedralConvexShape*>(&shape);
+    if (!polyhedral) return std::nullopt;
+    const btConvexPolyhedron* polyhedron = polyhedral->getConvexPolyhedron();
+    if (!polyhedron || polyhedron->m_faces.size() < 4) return std::nullopt;
+    return HullTarget{polyhedron, polyhedral->getMargin(), transform};
+}
+
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const HullTarget& hull) {
+    const btAlignedObjectArray<btFace>& faces = hull.polyhedron->m_faces;
+    const auto count = std::size_t(faces.size());
+    std::array<Plane<Scalar>, kStackPlanes> stackPlanes;
+    std::vector<Plane<Scalar>> heapPlanes;
+    if (count > kStackPlanes) heapPlanes.resize(count);
+    const std::span<Plane<Scalar>> planes =
+        count > kStackPlanes ? std::span(heapPlanes) : std::span(stackPlanes).first(count);
+    for (std::size_t i = 0; i < count; ++i)
+        planes[i] = grownFacePlane(faces[int(i)], hull.margin);
+    // The ray in the hull's frame, where its planes are: a rigid motion keeps t.
+    const btMatrix3x3& basis = hull.transform.getBasis();
+    const RayPath<Scalar> local{toGlm(hull.transform.invXform(toBullet(ray.origin))),
+                                toGlm(toBullet(ray.direction) * basis), ray.maxT};
+    auto crossing = intersectRayConvexPlanes<Scalar>(local, planes);
+    if (!crossing) return std::nullopt;
+    crossing->entry = toWorld(crossing->entry, hull.transform);
+    crossing->exit = toWorld(crossing->exit, hull.transform);
+    // On the world ray, so that a ray starting inside gets exactly its own -direction, as other solids.
+    return firstHit(crossing, ray, StartInside::HitAtOrigin);
+}
+
+}  // namespace analytic::raycast
