@@ -3,16 +3,15 @@
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btOptimizedBvh.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
-#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
 #include <algorithm>
 #include <optional>
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
-#include "analytic/geometry/ray_triangle.hpp"
 #include "narrowphase/mesh_triangles.hpp"
 #include "raycast/dbvt_walk.hpp"
+#include "raycast/triangle_reporter.hpp"
 
 namespace analytic::raycast {
 namespace {
@@ -149,50 +148,6 @@ void walkFrontToBack(const Tree& tree, const Scalar& running, VisitLeaf visitLea
         node = next.node;
     }
 }
-
-// What BridgeTriangleRaycastCallback does with a triangle (in the frame of the unscaled mesh's
-// vertices), with the core's watertight test: a hit below the running fraction is reported with the
-// part and triangle index and its normal in world space; the callback's answer becomes the running
-// fraction.
-class TriangleReporter {
-public:
-    TriangleReporter(const WatertightRay<Scalar>& ray, const btCollisionObject& object,
-                     const btVector3& meshScaling, const btMatrix3x3& basis, Callback& callback)
-        : ray_(ray),
-          object_(object),
-          inverseScaling_(Scalar(1) / toGlm(meshScaling)),
-          basis_(basis),
-          callback_(callback),
-          culling_(callback.m_flags & btTriangleRaycastCallback::kF_FilterBackfaces ? FaceCulling::BackFaces
-                                                                                    : FaceCulling::None),
-          keepUnflipped_(callback.m_flags & btTriangleRaycastCallback::kF_KeepUnflippedNormal),
-          running_(callback.m_closestHitFraction) {}
-
-    const Scalar& running() const { return running_; }
-
-    void operator()(const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
-        ray_.maxT = std::min(running_, Scalar(1));
-        const std::optional<TriangleHit<Scalar>> hit = intersectRayTriangle(ray_, triangle, culling_);
-        if (!hit || !(hit->t < running_)) return;
-        // The plane's normal through the scaling that places the vertices (the inverse transpose of a
-        // diagonal map is its inverse): the image of the front side stays the front.
-        const Vec3<Scalar> front = unitVector(hit->normal * inverseScaling_);
-        const Vec3<Scalar> normal = hit->frontFace || keepUnflipped_ ? front : -front;
-        btCollisionWorld::LocalShapeInfo shapeInfo{partId, triangleIndex};
-        btCollisionWorld::LocalRayResult result(&object_, &shapeInfo, basis_ * toBullet(normal), hit->t);
-        running_ = callback_.addSingleResult(result, true);
-    }
-
-private:
-    WatertightRay<Scalar> ray_;
-    const btCollisionObject& object_;
-    Vec3<Scalar> inverseScaling_;
-    btMatrix3x3 basis_;
-    Callback& callback_;
-    FaceCulling culling_;
-    bool keepUnflipped_;
-    Scalar running_;
-};
 
 }  // namespace
 

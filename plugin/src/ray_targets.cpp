@@ -15,6 +15,7 @@
 #include "analytic/geometry/ray_ellipsoid.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
 #include "raycast/dbvt_walk.hpp"
+#include "raycast/heightfield_raycast.hpp"
 #include "raycast/mesh_raycast.hpp"
 
 namespace analytic::raycast {
@@ -146,6 +147,8 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
         case TRIANGLE_MESH_SHAPE_PROXYTYPE:
         case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE:
             return MeshTarget{static_cast<const btConcaveShape*>(&shape), transform};
+        case TERRAIN_SHAPE_PROXYTYPE:
+            return HeightfieldTarget{static_cast<const btHeightfieldTerrainShape*>(&shape), transform};
         case CUSTOM_CONVEX_SHAPE_TYPE:
             if (const auto* ellipsoid = dynamic_cast<const EllipsoidShape*>(&shape))
                 return toEllipsoid(*ellipsoid, transform);
@@ -165,6 +168,9 @@ void castAgainstTarget(const Segment& segment, const btCollisionObject& object, 
             [&](const CompoundTarget& compound) { castAgainstCompound(segment, object, compound, callback); },
             [&](const MeshTarget& mesh) {
                 castAgainstMesh(segment, object, *mesh.shape, mesh.transform, callback);
+            },
+            [&](const HeightfieldTarget& terrain) {
+                castAgainstHeightfield(segment, object, *terrain.shape, terrain.transform, callback);
             },
             [&](const BulletTarget& other) { castWithBullet(segment, object, other, callback); },
             [&](const auto& solid) { castAgainstSolid(object, firstHitOn(segment.ray, solid), callback); },

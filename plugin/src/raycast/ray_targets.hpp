@@ -6,6 +6,7 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btConcaveShape.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 
 #include <variant>
 
@@ -39,6 +40,12 @@ struct MeshTarget {
     btTransform transform;
 };
 
+// A heightfield (btHeightfieldTerrainShape): exact and watertight (heightfield_raycast.hpp).
+struct HeightfieldTarget {
+    const btHeightfieldTerrainShape* shape;
+    btTransform transform;
+};
+
 // A shape the core does not model: Bullet's rayTestSingle.
 struct BulletTarget {
     const btCollisionShape* shape;
@@ -47,7 +54,7 @@ struct BulletTarget {
 
 using RayTarget =
     std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>, Ellipsoid<Scalar>,
-                 HullTarget, PlaneTarget, CompoundTarget, MeshTarget, BulletTarget>;
+                 HullTarget, PlaneTarget, CompoundTarget, MeshTarget, HeightfieldTarget, BulletTarget>;
 
 RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform);
 
@@ -61,6 +68,7 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
 //   triangles face the other way; see the README), so kF_FilterBackfaces drops segments coming from
 //   behind it, and the normal faces the segment's origin unless kF_KeepUnflippedNormal;
 // - a BVH triangle mesh: every triangle it crosses, as castAgainstMesh says (mesh_raycast.hpp);
+// - a heightfield: every triangle it crosses, as castAgainstHeightfield says (heightfield_raycast.hpp);
 // - a compound: its children whose boxes the segment meets, nearest first when it has its tree of them,
 //   each hit carrying part -1 and the child's index unless the child gave its own (a mesh's triangle);
 // - anything else: Bullet's rayTestSingle.

@@ -1,0 +1,34 @@
+// Exact, watertight ray casts against btHeightfieldTerrainShape, with the triangles, identifiers and
+// per-triangle semantics of Bullet's generic concave ray test (processAllTriangles through
+// BridgeTriangleRaycastCallback, which Bullet uses with kF_DisableHeightfieldAccelerator), the grid's
+// cells walked in the order the segment crosses them, so a closest-hit query stops early.
+#pragma once
+
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+
+#include "ray_targets.hpp"
+
+namespace analytic::raycast {
+
+// Casts the segment against the heightfield placed by transform, reporting to the callback every
+// triangle hit nearer than a running fraction (callback.m_closestHitFraction at the start, then each
+// addSingleResult's answer), as castAgainstMesh does (mesh_raycast.hpp). The triangles are
+// processAllTriangles': its vertices (getVertex: scaling, local origin, up axis, data type), its split
+// of each cell (m_flipQuadEdges, diamond and zigzag subdivision), its winding (m_flipTriangleWinding),
+// and its identifiers: cell (x, j) gives part 2x and 2x + 1 for its two triangles, triangle index j.
+// The front side of a triangle is its (v1 - v0) x (v2 - v0) (up the up axis for up axis 1, down it for
+// 0 and 2, unless the winding is flipped); the normal is turned toward the segment's origin when the
+// segment crosses from behind unless kF_KeepUnflippedNormal, and kF_FilterBackfaces skips those
+// crossings. Deliberate differences from Bullet's default heightfield ray test (performRaycast, its
+// "accelerator"):
+// - the core's watertight triangle test (see castAgainstMesh);
+// - processAllTriangles' triangles and identifiers whatever the flags: performRaycast names cell
+//   (x, z) part x, triangle z, splits diamond cells the other way, ignores zigzag subdivision and
+//   m_flipTriangleWinding, winds flipped-edge cells the other way, and walks the wrong grid axes for up
+//   axis 0.
+void castAgainstHeightfield(const Segment& segment, const btCollisionObject& object,
+                            const btHeightfieldTerrainShape& terrain, const btTransform& transform,
+                            btCollisionWorld::RayResultCallback& callback);
+
+}  // namespace analytic::raycast
