@@ -36,42 +36,19 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <memory>
-#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
-#include "analytic/geometry/numeric.hpp"
 #include "raycast/heightfield_raycast.hpp"
-#include "reference/ray_triangle_reference.hpp"
-#include "support/bullet_world.hpp"
 #include "support/test_support.hpp"
+#include "support/triangle_rays.hpp"
 
 namespace analytic::test {
 namespace {
 
-using reference::RealTriangle;
 using Flags = btTriangleRaycastCallback::EFlags;
-
-constexpr Real u = Real(unitRoundoff<btScalar>);
-constexpr Real kBand = 64;
-constexpr Real kFraction = 16;
-constexpr Real kNormal = 32;
-constexpr Real kBulletEdgeShare = 1e-3;
-constexpr Real kBulletBand = 1024;
-
-RealVec3 widen(const btVector3& v) { return {Real(v.x()), Real(v.y()), Real(v.z())}; }
-
-Real maxAbs(const RealVec3& v) { return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}); }
-
-std::array<Real, 3> sortedEdges(const RealTriangle& t) {
-    std::array<Real, 3> edges{glm::length(t.b - t.a), glm::length(t.c - t.b), glm::length(t.a - t.c)};
-    std::sort(edges.begin(), edges.end());
-    return edges;
-}
 
 // ---- Heightfields ---------------------------------------------------------------------------------
 
@@ -111,15 +88,8 @@ std::string describe(const Config& config) {
     return buffer;
 }
 
-// A triangle as processAllTriangles reports it: vertices in the shape's frame, part id, triangle index.
-struct TerrainTriangle {
-    RealTriangle local;
-    int part;
-    int index;
-    RealVec3 boxMin, boxMax;
-};
-
-// A heightfield over its own height data, in an object, with every triangle processAllTriangles reports.
+// A heightfield over its own height data, in an object, with every triangle processAllTriangles reports
+// (its vertices in the shape's frame).
 class TerrainCase {
 public:
     // height(i, j) in about [-1, 1]: stored as the data type holds it.
@@ -180,9 +150,7 @@ public:
         shape_->setFlipTriangleWinding(config.flipWinding);
         shape_->setLocalScaling(config.scaling);
         object_.setCollisionShape(shape_.get());
-        object_.setWorldTransform(
-            config.placed ? transformOf(random.rotation<btScalar>(), toBullet(random.point<btScalar>(20)))
-                          : btTransform::getIdentity());
+        object_.setWorldTransform(config.placed ? randomPlace(random, 20) : btTransform::getIdentity());
         collectTriangles();
     }
 
@@ -190,23 +158,15 @@ public:
     const btHeightfieldTerrainShape& shape() const { return *shape_; }
     btCollisionObject& object() { return object_; }
     const btTransform& place() const { return object_.getWorldTransform(); }
-    const std::vector<TerrainTriangle>& triangles() const { return triangles_; }
-    Real extent() const { return extent_; }
-    Real longestEdge() const { return longestEdge_; }
+    const TriangleSet& triangles() const { return triangles_; }
 
 private:
     void collectTriangles() {
         struct Collector final : btTriangleCallback {
             explicit Collector(TerrainCase& owner) : owner(owner) {}
             void processTriangle(btVector3* vertices, int part, int index) override {
-                TerrainTriangle triangle{
-                    {widen(vertices[0]), widen(vertices[1]), widen(vertices[2])}, part, index, {}, {}};
-                triangle.boxMin = glm::min(triangle.local.a, glm::min(triangle.local.b, triangle.local.c));
-                triangle.boxMax = glm::max(triangle.local.a, glm::max(triangle.local.b, triangle.local.c));
-                for (const RealVec3& v : {triangle.local.a, triangle.local.b, triangle.local.c})
-                    owner.extent_ = std::max(owner.extent_, maxAbs(v));
-                owner.longestEdge_ = std::max(owner.longestEdge_, sortedEdges(triangle.local)[2]);
-                owner.triangles_.push_back(triangle);
+                owner.triangles_.add({widen(vertices[0]), widen(vertices[1]), widen(vertices[2])}, part,
+                                     index);
             }
             TerrainCase& owner;
         } collector(*this);
@@ -226,8 +186,7 @@ private:
     std::vector<unsigned char> bytes_;
     std::unique_ptr<btHeightfieldTerrainShape> shape_;
     btCollisionObject object_;
-    std::vector<TerrainTriangle> triangles_;
-    Real extent_ = 0, longestEdge_ = 0;
+    TriangleSet triangles_;
 };
 
 // Hills about a cell or two across, in about [-1, 1].
@@ -237,57 +196,10 @@ double hills(int i, int j) {
 
 // ---- Casting --------------------------------------------------------------------------------------
 
-struct Report {
-    int part;
-    int index;
-    btScalar fraction;
-    btVector3 normal;
-};
-
-// Records every report. All hits: answers the fraction it had (as AllHitsRayResultCallback); closest:
-// the report's fraction (as ClosestRayResultCallback); stopAfterFirst: 0 after the first report.
-enum class Mode { AllHits, Closest, StopAfterFirst };
-
-class Recorder : public btCollisionWorld::RayResultCallback {
-public:
-    explicit Recorder(Mode mode, unsigned flags = 0, btScalar startFraction = 1) : mode_(mode) {
-        m_flags = flags;
-        m_closestHitFraction = startFraction;
-    }
-
-    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
-        EXPECT_TRUE(normalInWorldSpace);
-        EXPECT_NE(result.m_localShapeInfo, nullptr);
-        const btCollisionWorld::LocalShapeInfo info =
-            result.m_localShapeInfo ? *result.m_localShapeInfo : btCollisionWorld::LocalShapeInfo{-9, -9};
-        reports.push_back(
-            {info.m_shapePart, info.m_triangleIndex, result.m_hitFraction, result.m_hitNormalLocal});
-        m_collisionObject = result.m_collisionObject;
-        if (mode_ == Mode::Closest) m_closestHitFraction = result.m_hitFraction;
-        return mode_ == Mode::StopAfterFirst ? btScalar(0) : m_closestHitFraction;
-    }
-
-    const Report* closest() const { return reports.empty() ? nullptr : &reports.back(); }
-
-    std::vector<Report> reports;
-
-private:
-    Mode mode_;
-};
-
 void castOurs(TerrainCase& terrain, const btVector3& from, const btVector3& to,
               btCollisionWorld::RayResultCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
     raycast::castAgainstHeightfield(segment, terrain.object(), terrain.shape(), terrain.place(), callback);
-}
-
-// Bullet's ray test: performRaycast unless the callback's flags disable the accelerator.
-void castBullet(TerrainCase& terrain, const btVector3& from, const btVector3& to,
-                btCollisionWorld::RayResultCallback& callback) {
-    const btTransform fromTransform(btMatrix3x3::getIdentity(), from),
-        toTransform(btMatrix3x3::getIdentity(), to);
-    btCollisionWorld::rayTestSingle(fromTransform, toTransform, &terrain.object(), &terrain.shape(),
-                                    terrain.place(), callback);
 }
 
 // Whether performRaycast walks and splits the grid as processAllTriangles does (then it differs in the
@@ -299,204 +211,58 @@ bool acceleratorComparable(const Config& config) {
 
 // ---- Reference ------------------------------------------------------------------------------------
 
-struct Crossing {
-    const TerrainTriangle* triangle;
-    bool decided;  // hit or miss, with the band
-    bool hit;      // the segment crosses it at t in [0, 1)
-    Real t;        // where the line crosses its plane (NaN when parallel)
-    Real fractionTolerance;
-    RealVec3 normal;  // the expected reported normal (turned toward the origin), in world space
-    RealVec3 front;   // the front side's unit normal, in world space
-};
-
-struct Expectation {
-    std::vector<Crossing> near;  // the triangles whose boxes the segment comes near
-    Real scale;                  // S
-};
-
+// The reference in the shape's frame, where processAllTriangles' triangles are (scaling applied).
 class Reference {
 public:
-    explicit Reference(const TerrainCase& terrain) : terrain_(terrain) {
-        const btMatrix3x3& basis = terrain.place().getBasis();
-        for (int row = 0; row < 3; ++row)
-            for (int column = 0; column < 3; ++column)
-                basis_[column][row] = Real(basis[row][column]);
-        origin_ = widen(terrain.place().getOrigin());
-    }
-
-    RealVec3 toLocal(const btVector3& point) const {
-        return glm::transpose(basis_) * (widen(point) - origin_);
-    }
+    explicit Reference(const TerrainCase& terrain) : terrain_(terrain), place_(terrain.place()) {}
 
     Expectation expect(const btVector3& from, const btVector3& to, Real bandUnits = kBand) const {
-        const RealVec3 origin = toLocal(from), end = toLocal(to), direction = end - origin;
-        Expectation expectation;
-        expectation.scale = maxAbs(origin) + maxAbs(end) + terrain_.extent() + maxAbs(widen(from)) +
-                            maxAbs(widen(to)) + maxAbs(origin_);
-        const Real band = bandUnits * u * expectation.scale;
-        const RealVec3 low = glm::min(origin, end) - band, high = glm::max(origin, end) + band;
-        for (const TerrainTriangle& triangle : terrain_.triangles()) {
-            if (glm::any(glm::lessThan(triangle.boxMax, low)) ||
-                glm::any(glm::greaterThan(triangle.boxMin, high)))
-                continue;
-            const reference::LineTriangleCrossing line =
-                reference::crossLine(triangle.local, origin, direction);
-            const RealVec3 areaNormal =
-                glm::cross(triangle.local.b - triangle.local.a, triangle.local.c - triangle.local.a);
-            const RealVec3 unit = areaNormal / glm::length(areaNormal);
-            const Real approach = glm::dot(unit, direction);
-            Crossing crossing;
-            crossing.triangle = &triangle;
-            crossing.t = approach != 0 ? glm::dot(unit, triangle.local.a - origin) / approach
-                                       : std::numeric_limits<Real>::quiet_NaN();
-            crossing.hit = line.crosses && line.t >= 0 && line.t < 1;
-            crossing.decided = reference::distanceToAmbiguity(triangle.local, origin, direction, 1) > band;
-            crossing.fractionTolerance = (kFraction * u * expectation.scale +
-                                          normalTolerance(triangle) * sortedEdges(triangle.local)[2]) /
-                                         std::abs(approach);
-            const bool fromFront = glm::dot(areaNormal, origin - triangle.local.a) > 0;
-            crossing.front = basis_ * unit;
-            crossing.normal = fromFront ? crossing.front : -crossing.front;
-            expectation.near.push_back(crossing);
-        }
-        return expectation;
-    }
-
-    static Real normalTolerance(const TerrainTriangle& triangle) {
-        const std::array<Real, 3> edges = sortedEdges(triangle.local);
-        const Real area2 =
-            glm::length(glm::cross(triangle.local.b - triangle.local.a, triangle.local.c - triangle.local.a));
-        return kNormal * u * (1 + edges[1] * edges[2] / area2);
+        const RealVec3 origin = place_.toLocal(from), end = place_.toLocal(to);
+        const Real scale = maxAbs(origin) + maxAbs(end) + terrain_.triangles().extent() +
+                           maxAbs(widen(from)) + maxAbs(widen(to)) + maxAbs(place_.origin());
+        return crossTriangles(terrain_.triangles(), origin, end, scale, bandUnits, 1,
+                              [&](const RealVec3& unit) { return place_.basis() * unit; });
     }
 
 private:
     const TerrainCase& terrain_;
-    Mat3<Real> basis_;
-    RealVec3 origin_;
+    RealPlace place_;
 };
-
-// The closest decided hit when it is clear (no other triangle crossed within the fraction bounds of
-// it); nullopt when unclear; a null crossing when the reference is sure nothing is hit.
-std::optional<const Crossing*> clearClosest(const Expectation& expectation) {
-    const Crossing* closest = nullptr;
-    for (const Crossing& crossing : expectation.near)
-        if (crossing.decided && crossing.hit && (!closest || crossing.t < closest->t)) closest = &crossing;
-    for (const Crossing& crossing : expectation.near) {
-        if (&crossing == closest || (crossing.decided && !crossing.hit)) continue;
-        if (!closest || !std::isfinite(crossing.t)) return std::nullopt;
-        const Real margin = 2 * (crossing.fractionTolerance + closest->fractionTolerance);
-        if (crossing.t < closest->t + margin) return std::nullopt;
-    }
-    return closest;
-}
-
-Real angleTo(const btVector3& normal, const RealVec3& expected) {
-    return angleBetween(widen(normal), expected);
-}
 
 // ---- Random comparison ----------------------------------------------------------------------------
 
-struct Tally {
-    long rays = 0, closestCompared = 0, sureMisses = 0, decidedHits = 0, failures = 0;
-    long bulletCompared = 0, bulletDisagreements = 0, acceleratorCompared = 0, acceleratorDisagreements = 0;
+struct HeightfieldTally : Tally {
+    long acceleratorCompared = 0, acceleratorDisagreements = 0;
 
     void print(const std::string& name) const {
-        std::printf(
-            "[ %s ] %ld rays; closest compared on %ld, sure misses %ld; decided hits %ld; failures %ld; "
-            "Bullet (processAllTriangles) within tolerance on %ld, disagreeing on %ld; Bullet "
-            "(performRaycast) compared on %ld, disagreeing on %ld\n",
-            name.c_str(), rays, closestCompared, sureMisses, decidedHits, failures, bulletCompared,
-            bulletDisagreements, acceleratorCompared, acceleratorDisagreements);
+        std::printf("[ %s ] %s; Bullet (performRaycast) compared on %ld, disagreeing on %ld\n", name.c_str(),
+                    counts("Bullet (processAllTriangles)").c_str(), acceleratorCompared,
+                    acceleratorDisagreements);
     }
 };
 
 void compareRay(TerrainCase& terrain, const Reference& reference, const btVector3& from, const btVector3& to,
-                btScalar startFraction, Tally& tally) {
-    ++tally.rays;
+                btScalar startFraction, HeightfieldTally& tally) {
     const Expectation expectation = reference.expect(from, to);
-    const auto fail = [&](const std::string& what) {
-        if (++tally.failures <= 10)
-            ADD_FAILURE() << what << ": from " << text(toGlm(from)) << " to " << text(toGlm(to)) << ", start "
-                          << startFraction;
-    };
-    const auto fractionFailure = [](const Report& report, const Crossing& crossing) {
-        const RealTriangle& t = crossing.triangle->local;
-        return "fraction " + text(report.fraction) + ", reference " + text(crossing.t) + " +- " +
-               text(crossing.fractionTolerance) + " (triangle " + text(t.a) + " " + text(t.b) + " " +
-               text(t.c) + ")";
-    };
-
-    // All hits (from a starting fraction): every decided hit before it, no decided miss, each once.
-    Recorder all(Mode::AllHits, 0, startFraction);
+    Recorder all(Mode::AllHits, 0, startFraction), closest(Mode::Closest);
     castOurs(terrain, from, to, all);
-    std::map<std::pair<int, int>, int> reportCounts;
-    for (const Report& report : all.reports) {
-        if (!(report.fraction >= 0 && report.fraction < startFraction)) fail("fraction outside [0, start)");
-        if (++reportCounts[{report.part, report.index}] == 2) fail("a triangle reported twice");
-    }
-    for (const Crossing& crossing : expectation.near) {
-        int reported = 0;
-        for (const Report& report : all.reports) {
-            if (report.part != crossing.triangle->part || report.index != crossing.triangle->index) continue;
-            ++reported;
-            if (crossing.decided && crossing.hit) {
-                if (std::abs(Real(report.fraction) - crossing.t) > crossing.fractionTolerance)
-                    fail(fractionFailure(report, crossing));
-                if (angleTo(report.normal, crossing.normal) > Reference::normalTolerance(*crossing.triangle))
-                    fail("normal");
-            }
-        }
-        if (!crossing.decided) continue;
-        const bool beforeStart = crossing.t < Real(startFraction) - crossing.fractionTolerance;
-        const bool afterStart = crossing.t > Real(startFraction) + crossing.fractionTolerance;
-        if (crossing.hit && beforeStart && reported != 1) fail("a decided hit not reported");
-        if ((!crossing.hit || afterStart) && reported != 0) fail("a decided miss reported");
-        tally.decidedHits += crossing.hit && beforeStart;
-    }
-
-    // Closest: each report nearer than the last; the last is the reference's closest when clear.
-    Recorder closest(Mode::Closest);
     castOurs(terrain, from, to, closest);
-    for (std::size_t i = 1; i < closest.reports.size(); ++i)
-        if (!(closest.reports[i].fraction < closest.reports[i - 1].fraction)) fail("closest: not nearer");
-    if (const auto expected = clearClosest(expectation)) {
-        ++tally.closestCompared;
-        const Report* ours = closest.closest();
-        if (!*expected) {
-            ++tally.sureMisses;
-            if (ours) fail("closest: a hit where the reference is sure of a miss");
-        } else if (!ours || ours->part != (*expected)->triangle->part ||
-                   ours->index != (*expected)->triangle->index) {
-            fail("closest: another triangle or a miss");
-        } else if (std::abs(Real(ours->fraction) - (*expected)->t) > (*expected)->fractionTolerance) {
-            fail("closest: " + fractionFailure(*ours, **expected));
-        }
-    }
+    checkAgainstReference(expectation, all, closest, from, to, startFraction, tally);
 
     // Bullet, where every triangle near the segment is decided with its wider band.
-    const Real bulletUnits = kBulletBand + kBulletEdgeShare * terrain.longestEdge() / (u * expectation.scale);
-    const Expectation wide = reference.expect(from, to, bulletUnits);
-    const bool allDecided = std::all_of(wide.near.begin(), wide.near.end(),
-                                        [](const Crossing& crossing) { return crossing.decided; });
-    const auto wideClosest = clearClosest(wide);
-    if (!allDecided || !wideClosest) return;
-    const Report* o = closest.closest();
+    const Real bulletUnits = bulletBandUnits(terrain.triangles().longestEdge(), expectation.scale);
+    if (!bulletWithinTolerance(reference.expect(from, to, bulletUnits))) return;
     if (processAllTrianglesPathWorks(terrain.config())) {
         Recorder bullet(Mode::Closest, Flags::kF_DisableHeightfieldAccelerator);
-        castBullet(terrain, from, to, bullet);
-        ++tally.bulletCompared;
-        const Report* b = bullet.closest();
-        const bool same = (!b && !o) || (b && o && b->part == o->part && b->index == o->index);
-        if (!same && ++tally.bulletDisagreements <= 10)
-            ADD_FAILURE() << "Bullet (processAllTriangles) names another closest triangle: from "
-                          << text(toGlm(from)) << " to " << text(toGlm(to));
+        castBullet(terrain.object(), from, to, bullet);
+        compareClosestWithBullet(bullet, closest, "Bullet (processAllTriangles)", from, to, tally);
     }
     if (!acceleratorComparable(terrain.config())) return;
     // performRaycast names cell (x, j) part x, triangle j; its normal faces the origin as ours does.
     Recorder accelerated(Mode::Closest);
-    castBullet(terrain, from, to, accelerated);
+    castBullet(terrain.object(), from, to, accelerated);
     ++tally.acceleratorCompared;
-    const Report* a = accelerated.closest();
+    const Report *a = accelerated.closest(), *o = closest.closest();
     const bool sameCell = (!a && !o) || (a && o && a->part == o->part / 2 && a->index == o->index &&
                                          angleTo(a->normal, widen(o->normal)) < 1e-3);
     if (!sameCell && ++tally.acceleratorDisagreements <= 10)
@@ -536,25 +302,17 @@ btVector3 toWorld(const TerrainCase& terrain, const RealVec3& local) {
 // Random segments: half aimed at a point of a random triangle (its edges and corners included) from
 // either side, a tenth whose footprint runs along a grid line or a cell diagonal, the rest between
 // random points around the heightfield; a quarter of the all-hits casts start from a fraction below 1.
-Tally compareRandomRays(TerrainCase& terrain, std::uint64_t seed, int rays) {
+HeightfieldTally compareRandomRays(TerrainCase& terrain, std::uint64_t seed, int rays) {
     Random random(seed);
     const Reference reference(terrain);
-    const auto& triangles = terrain.triangles();
     const Config& config = terrain.config();
-    const double reach = double(terrain.extent());
-    Tally tally;
+    const double reach = double(terrain.triangles().extent());
+    HeightfieldTally tally;
     for (int i = 0; i < rays; ++i) {
         btVector3 from, to;
         if (i % 2 == 0) {
-            const TerrainTriangle& triangle =
-                triangles[std::size_t(random.uniform(0, double(triangles.size())))];
-            double weightB = random.uniform(-0.05, 1.05), weightC = random.uniform(-0.05, 1.05);
-            if (random.chance(0.2)) weightB = 0;  // on an edge or at a corner
-            if (random.chance(0.2)) weightC = 1 - weightB;
-            const RealVec3 aim = triangle.local.a + Real(weightB) * (triangle.local.b - triangle.local.a) +
-                                 Real(weightC) * (triangle.local.c - triangle.local.a);
-            const Vec3<double> heading = random.unitVector<double>();
-            const double before = random.logUniform(0.05, reach), after = random.uniform(-0.2, 1) * before;
+            const RealVec3 aim = randomAimAt(terrain.triangles(), random);
+            const auto [heading, before, after] = randomApproach(random, reach);
             const RealVec3 step(Real(heading.x), Real(heading.y), Real(heading.z));
             from = toWorld(terrain, aim - Real(before) * step);
             to = toWorld(terrain, aim + Real(after) * step);
@@ -572,15 +330,10 @@ Tally compareRandomRays(TerrainCase& terrain, std::uint64_t seed, int rays) {
             from = toWorld(terrain, along(1));
             to = toWorld(terrain, along(1));
         } else {
-            const auto around = [&] {
-                const Vec3<double> p = random.point<double>(1.2 * reach);
-                return terrain.place() * btVector3(btScalar(p.x), btScalar(p.y), btScalar(p.z));
-            };
-            from = around();
-            to = around();
+            from = randomPointAround(random, terrain.place(), reach);
+            to = randomPointAround(random, terrain.place(), reach);
         }
-        const btScalar start = random.chance(0.25) ? btScalar(random.uniform(0.2, 1)) : btScalar(1);
-        compareRay(terrain, reference, from, to, start, tally);
+        compareRay(terrain, reference, from, to, randomStartFraction(random), tally);
     }
     return tally;
 }
@@ -606,15 +359,12 @@ TEST(RayHeightfield, RandomHeightfieldsAgainstReferenceAndBullet) {
     for (const Config& config : randomConfigs()) {
         TerrainCase terrain(config, random, hills);
         const int rays = 9000;
-        const Tally tally = compareRandomRays(terrain, 501 + std::uint64_t(total), rays);
+        const HeightfieldTally tally = compareRandomRays(terrain, 501 + std::uint64_t(total), rays);
         total += tally.rays;
         tally.print(describe(config));
         SCOPED_TRACE(describe(config));
-        EXPECT_EQ(tally.failures, 0);
-        EXPECT_EQ(tally.bulletDisagreements, 0);
+        expectGoodReferenceTally(tally, rays);
         EXPECT_EQ(tally.acceleratorDisagreements, 0);
-        EXPECT_GE(tally.closestCompared, rays * 7 / 10);
-        EXPECT_GE(tally.decidedHits, rays / 4);
         if (processAllTrianglesPathWorks(config)) {
             EXPECT_GE(tally.bulletCompared, rays / 2);
         }
@@ -658,7 +408,8 @@ TEST(RayHeightfield, WatertightAtGridVerticesAndEdges) {
     };
     for (const Config& config : configs) {
         TerrainCase terrain(config, random, hills);
-        long rays = 0, oursMissed = 0, allHitsMissed = 0, bulletMissed = 0, acceleratorMissed = 0;
+        Misses ours;
+        long bulletMissed = 0, acceleratorMissed = 0;
         // The border's vertices and edges are excluded: a segment through them, rounded, may pass outside.
         const auto onBorder = [&](const RealVec3& local) {
             const std::array<Real, 2> grid = gridCoordinates(terrain, local);
@@ -666,46 +417,30 @@ TEST(RayHeightfield, WatertightAtGridVerticesAndEdges) {
             return grid[0] < margin || grid[0] > Real(config.width - 1) - margin || grid[1] < margin ||
                    grid[1] > Real(config.length - 1) - margin;
         };
-        const auto cast = [&](const RealVec3& local) {
+        aimAtVerticesAndEdges(terrain.triangles(), random, [&](const RealVec3& local) {
             if (onBorder(local)) return;
             const btVector3 aim = toWorld(terrain, local);
             for (int k = 0; k < 3; ++k) {
-                const btVector3 direction = nearUp(random, terrain, M_PI / 6);
-                const btScalar length = btScalar(random.logUniform(0.01, 100));
-                const btVector3 from = aim + length * direction, to = aim - length * direction;
-                ++rays;
+                const auto [from, to] = segmentThrough(aim, nearUp(random, terrain, M_PI / 6), random);
                 Recorder closest(Mode::Closest), all(Mode::AllHits),
                     bullet(Mode::Closest, Flags::kF_DisableHeightfieldAccelerator),
                     accelerated(Mode::Closest);
                 castOurs(terrain, from, to, closest);
                 castOurs(terrain, from, to, all);
-                castBullet(terrain, from, to, bullet);
-                castBullet(terrain, from, to, accelerated);
-                oursMissed += closest.reports.empty();
-                allHitsMissed += all.reports.empty();
+                castBullet(terrain.object(), from, to, bullet);
+                castBullet(terrain.object(), from, to, accelerated);
+                ours.count(closest, all, from, to);
                 bulletMissed += bullet.reports.empty();
                 acceleratorMissed += accelerated.reports.empty();
-                if (closest.reports.empty() && oursMissed <= 5)
-                    ADD_FAILURE() << "slipped through: from " << text(toGlm(from)) << " to "
-                                  << text(toGlm(to));
             }
-        };
-        for (const TerrainTriangle& triangle : terrain.triangles()) {
-            const RealTriangle& t = triangle.local;
-            for (const RealVec3& vertex : {t.a, t.b, t.c})
-                cast(vertex);
-            for (const auto& [p, q] : {std::pair{t.a, t.b}, std::pair{t.b, t.c}, std::pair{t.c, t.a}}) {
-                cast((p + q) / Real(2));
-                cast(p + Real(random.uniform(0, 1)) * (q - p));
-            }
-        }
+        });
         std::printf(
             "[ watertight ] %s: %ld segments through grid vertices and edges; missed: ours %ld (all hits "
             "%ld), Bullet's %ld (processAllTriangles), %ld (performRaycast)\n",
-            describe(config).c_str(), rays, oursMissed, allHitsMissed, bulletMissed, acceleratorMissed);
-        EXPECT_GE(rays, 2 * (config.width - 3) * (config.length - 3) * 27);
-        EXPECT_EQ(oursMissed, 0);
-        EXPECT_EQ(allHitsMissed, 0);
+            describe(config).c_str(), ours.segments, ours.closest, ours.allHits, bulletMissed,
+            acceleratorMissed);
+        EXPECT_GE(ours.segments, 2 * (config.width - 3) * (config.length - 3) * 27);
+        ours.expectNone();
     }
 }
 
@@ -719,8 +454,6 @@ TEST(RayHeightfield, WatertightAtGridVerticesAndEdges) {
 // Bullet's processAllTriangles path.
 TEST(RayHeightfield, FlagsFromBothSides) {
     Random random(530);
-    const unsigned flagSets[] = {0, Flags::kF_FilterBackfaces, Flags::kF_KeepUnflippedNormal,
-                                 Flags::kF_FilterBackfaces | Flags::kF_KeepUnflippedNormal};
     long checked = 0, bulletChecked = 0;
     for (int upAxis = 0; upAxis < 3; ++upAxis)
         for (const bool flipWinding : {false, true})
@@ -753,24 +486,18 @@ TEST(RayHeightfield, FlagsFromBothSides) {
                     const btVector3 toward = (direction.dot(front) > 0) == fromFront ? direction : -direction;
                     const btVector3 from = toWorld(terrain, aim) + toward * btScalar(2),
                                     to = toWorld(terrain, aim) - toward * btScalar(2);
-                    for (const unsigned flags : flagSets) {
+                    for (const unsigned flags : kFlagSets) {
                         SCOPED_TRACE(describe(config) + ", flags " + std::to_string(flags) +
                                      (fromFront ? ", from the front" : ", from behind"));
                         Recorder ours(Mode::Closest, flags), bullet(Mode::Closest, flags | bulletPath);
                         castOurs(terrain, from, to, ours);
-                        const bool filtered = !fromFront && (flags & Flags::kF_FilterBackfaces);
-                        const bool unflipped = fromFront || (flags & Flags::kF_KeepUnflippedNormal);
                         ++checked;
-                        ASSERT_EQ(ours.reports.size(), filtered ? 0u : 1u);
-                        if (!filtered) {
-                            const btVector3 expected = unflipped ? front : -front;
-                            EXPECT_GT(ours.reports[0].normal.dot(expected), 1 - 64 * u);
-                        }
+                        ASSERT_NO_FATAL_FAILURE(expectFlaggedAnswer(ours, flags, fromFront, front));
                         if (!bulletComparable) continue;
                         ++bulletChecked;
-                        castBullet(terrain, from, to, bullet);
+                        castBullet(terrain.object(), from, to, bullet);
                         ASSERT_EQ(bullet.reports.size(), ours.reports.size());
-                        if (!filtered) {
+                        if (!ours.reports.empty()) {
                             EXPECT_GT(bullet.reports[0].normal.dot(ours.reports[0].normal), 1 - 64 * u);
                         }
                     }
@@ -802,30 +529,17 @@ TEST(RayHeightfield, AllHitsThroughManyHillsAndEarlyTermination) {
                                          Real(random.uniform(-1, 1)));
             const btVector3 from = toWorld(terrain, a), to = toWorld(terrain, b);
             const Expectation expectation = reference.expect(from, to);
-            const Real bulletUnits =
-                kBulletBand + kBulletEdgeShare * terrain.longestEdge() / (u * expectation.scale);
+            const Real bulletUnits = bulletBandUnits(terrain.triangles().longestEdge(), expectation.scale);
             const Expectation wide = reference.expect(from, to, bulletUnits);
-            if (!std::all_of(wide.near.begin(), wide.near.end(), [](const Crossing& c) { return c.decided; }))
-                continue;
-            const auto crossed = std::size_t(
-                std::count_if(wide.near.begin(), wide.near.end(), [](const Crossing& c) { return c.hit; }));
+            if (!allDecided(wide)) continue;
+            const std::size_t crossed = hitCount(wide);
             ++compared;
             manyCrossings += crossed >= 4;
             btCollisionWorld::AllHitsRayResultCallback ours(from, to), bullet(from, to);
             bullet.m_flags = Flags::kF_DisableHeightfieldAccelerator;
             castOurs(terrain, from, to, ours);
-            castBullet(terrain, from, to, bullet);
-            ASSERT_EQ(std::size_t(ours.m_hitFractions.size()), crossed);
-            ASSERT_EQ(std::size_t(bullet.m_hitFractions.size()), crossed);
-            std::vector<btScalar> oursSorted, bulletSorted;
-            for (int k = 0; k < int(crossed); ++k) {
-                oursSorted.push_back(ours.m_hitFractions[k]);
-                bulletSorted.push_back(bullet.m_hitFractions[k]);
-            }
-            std::sort(oursSorted.begin(), oursSorted.end());
-            std::sort(bulletSorted.begin(), bulletSorted.end());
-            for (std::size_t k = 0; k < crossed; ++k)
-                EXPECT_NEAR(oursSorted[k], bulletSorted[k], 1e3 * u);
+            castBullet(terrain.object(), from, to, bullet);
+            ASSERT_NO_FATAL_FAILURE(expectHitsAsBullet(ours, bullet, crossed));
             Recorder first(Mode::StopAfterFirst);
             castOurs(terrain, from, to, first);
             EXPECT_EQ(first.reports.size(), std::min(crossed, std::size_t(1)));
@@ -843,17 +557,8 @@ TEST(RayHeightfield, DegenerateSegmentsGetNothing) {
     Random random(550);
     const Config config{PHY_FLOAT, 1, Split::Plain, false, btVector3(1, 1, 1), false, 5, 5};
     TerrainCase terrain(config, random, hills);
-    const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN(),
-                   inf = std::numeric_limits<btScalar>::infinity();
-    const std::pair<btVector3, btVector3> segments[] = {{btVector3(0, 0, 0), btVector3(0, 0, 0)},
-                                                        {btVector3(0, 5, 0), btVector3(nan, -5, 0)},
-                                                        {btVector3(0, inf, 0), btVector3(0, -5, 0)},
-                                                        {btVector3(0, 5, 0), btVector3(0, -inf, 0)}};
-    for (const auto& [from, to] : segments) {
-        Recorder all(Mode::AllHits);
-        castOurs(terrain, from, to, all);
-        EXPECT_TRUE(all.reports.empty());
-    }
+    expectNothingFromDegenerateSegments(
+        [&](const btVector3& from, const btVector3& to, Recorder& all) { castOurs(terrain, from, to, all); });
     Recorder stopped(Mode::AllHits, 0, 0);
     castOurs(terrain, btVector3(0.3f, 5, 0.2f), btVector3(0.3f, -5, 0.2f), stopped);
     EXPECT_TRUE(stopped.reports.empty());

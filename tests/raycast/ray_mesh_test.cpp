@@ -28,63 +28,28 @@
 
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
-#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
-#include <functional>
-#include <limits>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
-#include "analytic/geometry/numeric.hpp"
 #include "raycast/mesh_raycast.hpp"
-#include "reference/ray_triangle_reference.hpp"
-#include "support/bullet_world.hpp"
 #include "support/test_support.hpp"
+#include "support/triangle_rays.hpp"
 
 namespace analytic::test {
 namespace {
 
-using reference::RealTriangle;
-
-constexpr Real u = Real(unitRoundoff<btScalar>);
-constexpr Real kBand = 64;
-constexpr Real kFraction = 16;
-constexpr Real kNormal = 32;
-constexpr Real kBulletEdgeShare = 1e-3;
-constexpr Real kBulletBand = 1024;
-
-RealVec3 widen(const btVector3& v) { return {Real(v.x()), Real(v.y()), Real(v.z())}; }
-
-Real maxAbs(const RealVec3& v) { return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}); }
-
-std::array<Real, 3> sortedEdges(const RealTriangle& t) {
-    std::array<Real, 3> edges{glm::length(t.b - t.a), glm::length(t.c - t.b), glm::length(t.a - t.c)};
-    std::sort(edges.begin(), edges.end());
-    return edges;
-}
-
-Real longestEdge(const RealTriangle& triangle) { return sortedEdges(triangle)[2]; }
-
 // ---- Meshes ---------------------------------------------------------------------------------------
 
-// A triangle of a mesh as the reference sees it: its vertices in the unscaled mesh's frame.
-struct MeshTriangle {
-    RealTriangle local;
-    int part;
-    int index;
-    RealVec3 boxMin, boxMax;
-};
-
 // Triangle storage for btBvhTriangleMeshShape (parts with 32- or 16-bit indices, vertices in btScalar),
-// kept alive as long as the shapes made from it, with each triangle for the reference.
+// kept alive as long as the shapes made from it, with each triangle for the reference (its vertices in
+// the unscaled mesh's frame).
 class MeshData {
 public:
     MeshData() = default;
@@ -113,28 +78,16 @@ public:
         }
         array_.addIndexedMesh(mesh, shortIndices ? PHY_SHORT : PHY_INTEGER);
         const int partId = int(parts_.size());
-        for (int t = 0; t < mesh.m_numTriangles; ++t) {
-            MeshTriangle triangle{{widen(vertices[std::size_t(indices[std::size_t(3 * t)])]),
-                                   widen(vertices[std::size_t(indices[std::size_t(3 * t + 1)])]),
-                                   widen(vertices[std::size_t(indices[std::size_t(3 * t + 2)])])},
-                                  partId,
-                                  t,
-                                  {},
-                                  {}};
-            triangle.boxMin = glm::min(triangle.local.a, glm::min(triangle.local.b, triangle.local.c));
-            triangle.boxMax = glm::max(triangle.local.a, glm::max(triangle.local.b, triangle.local.c));
-            longestEdge_ = std::max(longestEdge_, analytic::test::longestEdge(triangle.local));
-            for (const RealVec3& v : {triangle.local.a, triangle.local.b, triangle.local.c})
-                extent_ = std::max(extent_, maxAbs(v));
-            triangles_.push_back(triangle);
-        }
+        for (int t = 0; t < mesh.m_numTriangles; ++t)
+            triangles_.add({widen(vertices[std::size_t(indices[std::size_t(3 * t)])]),
+                            widen(vertices[std::size_t(indices[std::size_t(3 * t + 1)])]),
+                            widen(vertices[std::size_t(indices[std::size_t(3 * t + 2)])])},
+                           partId, t);
         parts_.push_back(std::move(part));
     }
 
     btTriangleIndexVertexArray& array() { return array_; }
-    const std::vector<MeshTriangle>& triangles() const { return triangles_; }
-    Real longestMeshEdge() const { return longestEdge_; }
-    Real extent() const { return extent_; }  // the largest vertex coordinate
+    const TriangleSet& triangles() const { return triangles_; }
 
 private:
     struct Part {
@@ -144,8 +97,7 @@ private:
     };
     std::vector<std::unique_ptr<Part>> parts_;
     btTriangleIndexVertexArray array_;
-    std::vector<MeshTriangle> triangles_;
-    Real longestEdge_ = 0, extent_ = 0;
+    TriangleSet triangles_;
 };
 
 // A grid of quadsX x quadsZ square cells at origin: vertex (i, k) at origin + (i cell, height, k cell);
@@ -227,266 +179,64 @@ private:
 
 // ---- Casting --------------------------------------------------------------------------------------
 
-struct Report {
-    int part;
-    int index;
-    btScalar fraction;
-    btVector3 normal;
-};
-
-// Records every report. All hits: answers the fraction it had (as AllHitsRayResultCallback); closest:
-// the report's fraction (as ClosestRayResultCallback); stopAfterFirst: 0 after the first report.
-enum class Mode { AllHits, Closest, StopAfterFirst };
-
-class Recorder : public btCollisionWorld::RayResultCallback {
-public:
-    explicit Recorder(Mode mode, unsigned flags = 0, btScalar startFraction = 1) : mode_(mode) {
-        m_flags = flags;
-        m_closestHitFraction = startFraction;
-    }
-
-    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
-        EXPECT_TRUE(normalInWorldSpace);
-        EXPECT_NE(result.m_localShapeInfo, nullptr);
-        const btCollisionWorld::LocalShapeInfo info =
-            result.m_localShapeInfo ? *result.m_localShapeInfo : btCollisionWorld::LocalShapeInfo{-9, -9};
-        reports.push_back(
-            {info.m_shapePart, info.m_triangleIndex, result.m_hitFraction, result.m_hitNormalLocal});
-        m_collisionObject = result.m_collisionObject;
-        if (mode_ == Mode::Closest) m_closestHitFraction = result.m_hitFraction;
-        return mode_ == Mode::StopAfterFirst ? btScalar(0) : m_closestHitFraction;
-    }
-
-    const Report* closest() const { return reports.empty() ? nullptr : &reports.back(); }
-
-    std::vector<Report> reports;
-
-private:
-    Mode mode_;
-};
-
 void castOurs(MeshCase& mesh, const btVector3& from, const btVector3& to,
               btCollisionWorld::RayResultCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
     raycast::castAgainstMesh(segment, mesh.object(), mesh.shape(), mesh.place(), callback);
 }
 
-void castBullet(MeshCase& mesh, const btVector3& from, const btVector3& to,
-                btCollisionWorld::RayResultCallback& callback) {
-    const btTransform fromTransform(btMatrix3x3::getIdentity(), from),
-        toTransform(btMatrix3x3::getIdentity(), to);
-    btCollisionWorld::rayTestSingle(fromTransform, toTransform, &mesh.object(), &mesh.shape(), mesh.place(),
-                                    callback);
-}
-
 // ---- Reference ------------------------------------------------------------------------------------
 
-// The reference's view of one triangle for one segment.
-struct Crossing {
-    const MeshTriangle* triangle;
-    bool decided;  // hit or miss, with the band
-    bool hit;      // the segment crosses it at t in [0, 1)
-    Real t;        // where the line crosses its plane (NaN when parallel)
-    Real ambiguity;
-    Real fractionTolerance;
-    RealVec3 normal;  // the expected reported normal, in world space
-};
-
-struct Expectation {
-    std::vector<Crossing> near;  // the triangles whose boxes the segment comes near
-    Real scale;                  // S
-    Real band;
-};
-
+// The reference in the unscaled mesh's frame, the segment mapped there exactly (fractions are the same).
 class Reference {
 public:
-    explicit Reference(const MeshCase& mesh) : mesh_(mesh) {
-        const btMatrix3x3& basis = mesh.place().getBasis();
-        for (int row = 0; row < 3; ++row)
-            for (int column = 0; column < 3; ++column)
-                basis_[column][row] = Real(basis[row][column]);
-        origin_ = widen(mesh.place().getOrigin());
-        scaling_ = widen(mesh.scaling());
+    explicit Reference(const MeshCase& mesh)
+        : mesh_(mesh), place_(mesh.place()), scaling_(widen(mesh.scaling())) {
         const RealVec3 magnitude = glm::abs(scaling_);
         smallestScaling_ = std::min({magnitude.x, magnitude.y, magnitude.z});
         scalingCondition_ = std::max({magnitude.x, magnitude.y, magnitude.z}) / smallestScaling_;
     }
 
-    // The segment in the unscaled mesh's frame.
-    RealVec3 toMesh(const btVector3& point) const {
-        return (glm::transpose(basis_) * (widen(point) - origin_)) / scaling_;
-    }
+    RealVec3 toMesh(const btVector3& point) const { return place_.toLocal(point) / scaling_; }
 
-    // band: the band (in units of u S) that decides triangles.
+    // bandUnits: the band (in units of u S) that decides triangles.
     Expectation expect(const btVector3& from, const btVector3& to, Real bandUnits = kBand) const {
-        const RealVec3 origin = toMesh(from), end = toMesh(to), direction = end - origin;
-        Expectation expectation;
-        expectation.scale = maxAbs(origin) + maxAbs(end) + mesh_.data().extent() +
-                            (maxAbs(widen(from)) + maxAbs(widen(to)) + maxAbs(origin_)) / smallestScaling_;
-        expectation.band = kBand * u * expectation.scale;
-        const Real band = bandUnits * u * expectation.scale;
-        const RealVec3 low = glm::min(origin, end) - band, high = glm::max(origin, end) + band;
-        for (const MeshTriangle& triangle : mesh_.data().triangles()) {
-            if (glm::any(glm::lessThan(triangle.boxMax, low)) ||
-                glm::any(glm::greaterThan(triangle.boxMin, high)))
-                continue;
-            const reference::LineTriangleCrossing line =
-                reference::crossLine(triangle.local, origin, direction);
-            const RealVec3 areaNormal =
-                glm::cross(triangle.local.b - triangle.local.a, triangle.local.c - triangle.local.a);
-            const RealVec3 unit = areaNormal / glm::length(areaNormal);
-            const Real approach = glm::dot(unit, direction);
-            Crossing crossing;
-            crossing.triangle = &triangle;
-            crossing.t = approach != 0 ? glm::dot(unit, triangle.local.a - origin) / approach
-                                       : std::numeric_limits<Real>::quiet_NaN();
-            crossing.hit = line.crosses && line.t >= 0 && line.t < 1;
-            crossing.ambiguity = reference::distanceToAmbiguity(triangle.local, origin, direction, 1);
-            crossing.decided = crossing.ambiguity > band;
-            crossing.fractionTolerance = (kFraction * u * expectation.scale +
-                                          normalTolerance(triangle) * longestEdge(triangle.local)) /
-                                         std::abs(approach);
-            // Front: the origin on the side the area normal points to; the normal through the scaling.
-            const bool front = glm::dot(areaNormal, origin - triangle.local.a) > 0;
-            const RealVec3 scaled = unit / scaling_;
-            const RealVec3 world = basis_ * (scaled / glm::length(scaled));
-            crossing.normal = front ? world : -world;
-            expectation.near.push_back(crossing);
-        }
-        return expectation;
-    }
-
-    // The bound on a reported normal's angle for this triangle.
-    Real normalTolerance(const MeshTriangle& triangle) const {
-        const std::array<Real, 3> edges = sortedEdges(triangle.local);
-        const Real area2 =
-            glm::length(glm::cross(triangle.local.b - triangle.local.a, triangle.local.c - triangle.local.a));
-        return kNormal * u * scalingCondition_ * (1 + edges[1] * edges[2] / area2);
+        const RealVec3 origin = toMesh(from), end = toMesh(to);
+        const Real scale =
+            maxAbs(origin) + maxAbs(end) + mesh_.data().triangles().extent() +
+            (maxAbs(widen(from)) + maxAbs(widen(to)) + maxAbs(place_.origin())) / smallestScaling_;
+        // The front's normal through the scaling.
+        return crossTriangles(mesh_.data().triangles(), origin, end, scale, bandUnits, scalingCondition_,
+                              [&](const RealVec3& unit) {
+                                  const RealVec3 scaled = unit / scaling_;
+                                  return place_.basis() * (scaled / glm::length(scaled));
+                              });
     }
 
 private:
     const MeshCase& mesh_;
-    Mat3<Real> basis_;
-    RealVec3 origin_;
+    RealPlace place_;
     RealVec3 scaling_;
     Real smallestScaling_;
     Real scalingCondition_;
 };
 
-// The closest decided hit when it is clear (no other triangle crossed within the fraction bounds of
-// it); nullopt when unclear; a null crossing when the reference is sure nothing is hit.
-std::optional<const Crossing*> clearClosest(const Expectation& expectation) {
-    const Crossing* closest = nullptr;
-    for (const Crossing& crossing : expectation.near)
-        if (crossing.decided && crossing.hit && (!closest || crossing.t < closest->t)) closest = &crossing;
-    for (const Crossing& crossing : expectation.near) {
-        if (&crossing == closest || (crossing.decided && !crossing.hit)) continue;
-        if (!closest || !std::isfinite(crossing.t)) return std::nullopt;  // an undecided one, or unknown t
-        const Real margin = 2 * (crossing.fractionTolerance + closest->fractionTolerance);
-        if (crossing.t < closest->t + margin) return std::nullopt;
-    }
-    return closest;
-}
-
-Real angleTo(const btVector3& normal, const RealVec3& expected) {
-    return angleBetween(widen(normal), expected);
-}
-
 // ---- Random comparison ----------------------------------------------------------------------------
-
-struct Tally {
-    long rays = 0, closestCompared = 0, sureMisses = 0, decidedHits = 0, failures = 0;
-    long bulletCompared = 0, bulletDisagreements = 0;
-
-    void print(const char* name) const {
-        std::printf(
-            "[ %s ] %ld rays; closest compared on %ld, sure misses %ld; decided hits %ld; failures %ld; "
-            "Bullet "
-            "within tolerance on %ld, disagreeing on %ld\n",
-            name, rays, closestCompared, sureMisses, decidedHits, failures, bulletCompared,
-            bulletDisagreements);
-    }
-};
 
 // Compares one segment's all-hits and closest answers with the reference, and with Bullet's where it is
 // within its tolerance.
 void compareRay(MeshCase& mesh, const Reference& reference, const btVector3& from, const btVector3& to,
                 btScalar startFraction, Tally& tally) {
-    ++tally.rays;
     const Expectation expectation = reference.expect(from, to);
-    const auto fail = [&](const std::string& what) {
-        if (++tally.failures <= 10)
-            ADD_FAILURE() << what << ": from " << text(toGlm(from)) << " to " << text(toGlm(to)) << ", start "
-                          << startFraction;
-    };
-    const auto fractionFailure = [](const Report& report, const Crossing& crossing) {
-        const RealTriangle& t = crossing.triangle->local;
-        return "fraction " + text(report.fraction) + ", reference " + text(crossing.t) + " +- " +
-               text(crossing.fractionTolerance) + " (triangle " + text(t.a) + " " + text(t.b) + " " +
-               text(t.c) + ")";
-    };
-
-    // All hits (from a starting fraction): every decided hit before it, no decided miss, each once.
-    Recorder all(Mode::AllHits, 0, startFraction);
+    Recorder all(Mode::AllHits, 0, startFraction), closest(Mode::Closest);
     castOurs(mesh, from, to, all);
-    for (const Crossing& crossing : expectation.near) {
-        int reported = 0;
-        for (const Report& report : all.reports) {
-            if (report.part != crossing.triangle->part || report.index != crossing.triangle->index) continue;
-            ++reported;
-            if (crossing.decided && crossing.hit) {
-                if (std::abs(Real(report.fraction) - crossing.t) > crossing.fractionTolerance)
-                    fail(fractionFailure(report, crossing));
-                if (angleTo(report.normal, crossing.normal) > reference.normalTolerance(*crossing.triangle))
-                    fail("normal");
-            }
-        }
-        if (reported > 1) fail("a triangle reported twice");
-        if (!crossing.decided) continue;
-        const bool beforeStart = crossing.t < Real(startFraction) - crossing.fractionTolerance;
-        const bool afterStart = crossing.t > Real(startFraction) + crossing.fractionTolerance;
-        if (crossing.hit && beforeStart && reported != 1) fail("a decided hit not reported");
-        if ((!crossing.hit || afterStart) && reported != 0) fail("a decided miss reported");
-        tally.decidedHits += crossing.hit && beforeStart;
-    }
-    for (const Report& report : all.reports)
-        if (!(report.fraction >= 0 && report.fraction < startFraction)) fail("fraction outside [0, start)");
-
-    // Closest: each report nearer than the last; the last is the reference's closest when clear.
-    Recorder closest(Mode::Closest);
     castOurs(mesh, from, to, closest);
-    for (std::size_t i = 1; i < closest.reports.size(); ++i)
-        if (!(closest.reports[i].fraction < closest.reports[i - 1].fraction)) fail("closest: not nearer");
-    if (const auto expected = clearClosest(expectation)) {
-        ++tally.closestCompared;
-        const Report* ours = closest.closest();
-        if (!*expected) {
-            ++tally.sureMisses;
-            if (ours) fail("closest: a hit where the reference is sure of a miss");
-        } else if (!ours || ours->part != (*expected)->triangle->part ||
-                   ours->index != (*expected)->triangle->index) {
-            fail("closest: another triangle or a miss");
-        } else if (std::abs(Real(ours->fraction) - (*expected)->t) > (*expected)->fractionTolerance) {
-            fail("closest: " + fractionFailure(*ours, **expected));
-        }
-    }
-
-    // Bullet, where every triangle near the segment is decided with its wider band.
-    const Real bulletUnits =
-        kBulletBand + kBulletEdgeShare * mesh.data().longestMeshEdge() / (u * expectation.scale);
-    const Expectation wide = reference.expect(from, to, bulletUnits);
-    const bool allDecided = std::all_of(wide.near.begin(), wide.near.end(),
-                                        [](const Crossing& crossing) { return crossing.decided; });
-    const auto wideClosest = clearClosest(wide);
-    if (!allDecided || !wideClosest) return;
+    checkAgainstReference(expectation, all, closest, from, to, startFraction, tally);
+    const Real bulletUnits = bulletBandUnits(mesh.data().triangles().longestEdge(), expectation.scale);
+    if (!bulletWithinTolerance(reference.expect(from, to, bulletUnits))) return;
     Recorder bullet(Mode::Closest);
-    castBullet(mesh, from, to, bullet);
-    ++tally.bulletCompared;
-    const Report *b = bullet.closest(), *o = closest.closest();
-    const bool same = (!b && !o) || (b && o && b->part == o->part && b->index == o->index);
-    if (!same && ++tally.bulletDisagreements <= 10)
-        ADD_FAILURE() << "Bullet names another closest triangle: from " << text(toGlm(from)) << " to "
-                      << text(toGlm(to));
+    castBullet(mesh.object(), from, to, bullet);
+    compareClosestWithBullet(bullet, closest, "Bullet", from, to, tally);
 }
 
 // Random segments at a mesh: half aimed at a point of a random triangle (anywhere on it, its edges and
@@ -495,55 +245,35 @@ void compareRay(MeshCase& mesh, const Reference& reference, const btVector3& fro
 Tally compareRandomRays(MeshCase& mesh, std::uint64_t seed, int rays) {
     Random random(seed);
     const Reference reference(mesh);
-    const auto& triangles = mesh.data().triangles();
     const btTransform& place = mesh.place();
     const btVector3 scaling = mesh.scaling();
     const btVector3 magnitude = scaling.absolute();
-    const double reach = double(mesh.data().extent()) * double(magnitude[magnitude.maxAxis()]);
+    const double reach = double(mesh.data().triangles().extent()) * double(magnitude[magnitude.maxAxis()]);
     Tally tally;
     for (int i = 0; i < rays; ++i) {
         btVector3 from, to;
         if (i % 2 == 0) {
-            const MeshTriangle& triangle =
-                triangles[std::size_t(random.uniform(0, double(triangles.size())))];
-            double weightB = random.uniform(-0.05, 1.05), weightC = random.uniform(-0.05, 1.05);
-            if (random.chance(0.2)) weightB = 0;  // on an edge or at a corner
-            if (random.chance(0.2)) weightC = 1 - weightB;
-            const RealVec3 local = triangle.local.a + Real(weightB) * (triangle.local.b - triangle.local.a) +
-                                   Real(weightC) * (triangle.local.c - triangle.local.a);
+            const RealVec3 local = randomAimAt(mesh.data().triangles(), random);
             const btVector3 aim =
                 place * (btVector3(btScalar(local.x), btScalar(local.y), btScalar(local.z)) * scaling);
-            const Vec3<double> heading = random.unitVector<double>();
-            const double before = random.logUniform(0.05, reach), after = random.uniform(-0.2, 1) * before;
+            const auto [heading, before, after] = randomApproach(random, reach);
             from = aim - btVector3(btScalar(heading.x * before), btScalar(heading.y * before),
                                    btScalar(heading.z * before));
             to = aim + btVector3(btScalar(heading.x * after), btScalar(heading.y * after),
                                  btScalar(heading.z * after));
         } else {
-            const auto around = [&] {
-                const Vec3<double> p = random.point<double>(1.2 * reach);
-                return place * btVector3(btScalar(p.x), btScalar(p.y), btScalar(p.z));
-            };
-            from = around();
-            to = around();
+            from = randomPointAround(random, place, reach);
+            to = randomPointAround(random, place, reach);
         }
-        const btScalar start = random.chance(0.25) ? btScalar(random.uniform(0.2, 1)) : btScalar(1);
-        compareRay(mesh, reference, from, to, start, tally);
+        compareRay(mesh, reference, from, to, randomStartFraction(random), tally);
     }
     return tally;
 }
 
 void expectGoodTally(const Tally& tally, const char* name, int rays) {
-    tally.print(name);
-    EXPECT_EQ(tally.failures, 0);
-    EXPECT_EQ(tally.bulletDisagreements, 0);
-    EXPECT_GE(tally.closestCompared, rays * 7 / 10);
-    EXPECT_GE(tally.decidedHits, rays / 4);
+    std::printf("[ %s ] %s\n", name, tally.counts("Bullet").c_str());
+    expectGoodReferenceTally(tally, rays);
     EXPECT_GE(tally.bulletCompared, rays / 2);
-}
-
-btTransform randomPlace(Random& random, double extent) {
-    return transformOf(random.rotation<btScalar>(), toBullet(random.point<btScalar>(extent)));
 }
 
 std::unique_ptr<MeshData> terrain(int cells, btScalar cell) {
@@ -622,47 +352,31 @@ TEST(RayMesh, WatertightAtSharedEdgesAndVertices) {
             // The plain tree where placed: its boxes are the triangles' own, shared vertices on their faces.
             MeshCase mesh(terrain(8, btScalar(0.7)), !placed, scaling, place);
             const Real inner = Real(8 * 0.7 / 2) - Real(1e-3);  // shared vertices and edges lie within
-            long rays = 0, oursMissed = 0, allHitsMissed = 0, bulletMissed = 0;
-            const auto cast = [&](const RealVec3& local) {
+            Misses ours;
+            long bulletMissed = 0;
+            aimAtVerticesAndEdges(mesh.data().triangles(), random, [&](const RealVec3& local) {
                 if (std::abs(local.x) >= inner || std::abs(local.z) >= inner) return;
                 const btVector3 aim =
                     place * (btVector3(btScalar(local.x), btScalar(local.y), btScalar(local.z)) * scaling);
                 for (int k = 0; k < 4; ++k) {
-                    const btVector3 direction = nearVertical(random, place, M_PI / 6);
-                    const btScalar length = btScalar(random.logUniform(0.01, 100));
-                    const btVector3 from = aim + length * direction, to = aim - length * direction;
-                    ++rays;
+                    const auto [from, to] =
+                        segmentThrough(aim, nearVertical(random, place, M_PI / 6), random);
                     Recorder closest(Mode::Closest), all(Mode::AllHits), bullet(Mode::Closest);
                     castOurs(mesh, from, to, closest);
                     castOurs(mesh, from, to, all);
-                    castBullet(mesh, from, to, bullet);
-                    oursMissed += closest.reports.empty();
-                    allHitsMissed += all.reports.empty();
+                    castBullet(mesh.object(), from, to, bullet);
+                    ours.count(closest, all, from, to);
                     bulletMissed += bullet.reports.empty();
-                    if (closest.reports.empty() && oursMissed <= 5)
-                        ADD_FAILURE()
-                            << "slipped through: from " << text(toGlm(from)) << " to " << text(toGlm(to));
                 }
-            };
-            for (const MeshTriangle& triangle : mesh.data().triangles()) {
-                const RealTriangle& t = triangle.local;
-                for (const RealVec3& vertex : {t.a, t.b, t.c})
-                    cast(vertex);
-                for (const auto& [p, q] : {std::pair{t.a, t.b}, std::pair{t.b, t.c}, std::pair{t.c, t.a}}) {
-                    cast((p + q) / Real(2));
-                    const Real s = Real(random.uniform(0, 1));
-                    cast(p + s * (q - p));
-                }
-            }
+            });
             std::printf(
                 "[ watertight ] scaling (%g, %g, %g)%s: %ld segments through shared edges and vertices; "
                 "missed: ours %ld (all hits %ld), Bullet's %ld\n",
                 double(scaling.x()), double(scaling.y()), double(scaling.z()),
-                placed ? ", placed, plain tree" : ", quantized tree", rays, oursMissed, allHitsMissed,
-                bulletMissed);
-            EXPECT_GE(rays, 3900);
-            EXPECT_EQ(oursMissed, 0);
-            EXPECT_EQ(allHitsMissed, 0);
+                placed ? ", placed, plain tree" : ", quantized tree", ours.segments, ours.closest,
+                ours.allHits, bulletMissed);
+            EXPECT_GE(ours.segments, 3900);
+            ours.expectNone();
         }
 }
 
@@ -676,9 +390,6 @@ TEST(RayMesh, WatertightAtSharedEdgesAndVertices) {
 // mirror turns away from the origin).
 TEST(RayMesh, FlagsFromBothSides) {
     Random random(430);
-    using Flags = btTriangleRaycastCallback::EFlags;
-    const unsigned flagSets[] = {0, Flags::kF_FilterBackfaces, Flags::kF_KeepUnflippedNormal,
-                                 Flags::kF_FilterBackfaces | Flags::kF_KeepUnflippedNormal};
     const btVector3 scalings[] = {btVector3(1, 1, 1), btVector3(2, btScalar(-0.5), 1), btVector3(-1, 1, 1)};
     long checked = 0;
     for (const btVector3& scaling : scalings) {
@@ -695,22 +406,15 @@ TEST(RayMesh, FlagsFromBothSides) {
             const btVector3 direction = nearVertical(random, place, M_PI / 3);
             const btVector3 toward = (direction.dot(front) > 0) == fromFront ? direction : -direction;
             const btVector3 from = aim + toward * btScalar(2), to = aim - toward * btScalar(2);
-            for (const unsigned flags : flagSets) {
+            for (const unsigned flags : kFlagSets) {
+                SCOPED_TRACE("front " + std::to_string(fromFront) + ", flags " + std::to_string(flags));
                 Recorder ours(Mode::Closest, flags), bullet(Mode::Closest, flags);
                 castOurs(mesh, from, to, ours);
-                castBullet(mesh, from, to, bullet);
-                const bool filtered = !fromFront && (flags & Flags::kF_FilterBackfaces);
-                const bool unflipped = fromFront || (flags & Flags::kF_KeepUnflippedNormal);
+                castBullet(mesh.object(), from, to, bullet);
                 ++checked;
-                ASSERT_EQ(ours.reports.size(), filtered ? 0u : 1u)
-                    << "front " << fromFront << ", flags " << flags;
-                ASSERT_EQ(bullet.reports.size(), ours.reports.size())
-                    << "front " << fromFront << ", flags " << flags;
-                if (filtered) continue;
-                const btVector3 expected = unflipped ? front : -front;
-                EXPECT_GT(ours.reports[0].normal.dot(expected), 1 - 64 * u)
-                    << "front " << fromFront << ", flags " << flags;
-                if (scaling == btVector3(1, 1, 1)) {
+                ASSERT_NO_FATAL_FAILURE(expectFlaggedAnswer(ours, flags, fromFront, front));
+                ASSERT_EQ(bullet.reports.size(), ours.reports.size());
+                if (!ours.reports.empty() && scaling == btVector3(1, 1, 1)) {
                     EXPECT_GT(bullet.reports[0].normal.dot(ours.reports[0].normal), 1 - 64 * u);
                 }
             }
@@ -768,29 +472,17 @@ TEST(RayMesh, AllHitsThroughLayersAndEarlyTermination) {
         const btVector3 from = aim + 10 * direction, to = aim - 10 * direction;
         const Real bulletUnits = kBulletBand + Real(1e-2) / (u * reference.expect(from, to).scale);
         const Expectation wide = reference.expect(from, to, bulletUnits);
-        if (!std::all_of(wide.near.begin(), wide.near.end(), [](const Crossing& c) { return c.decided; }))
-            continue;
-        const auto crossed = std::size_t(
-            std::count_if(wide.near.begin(), wide.near.end(), [](const Crossing& c) { return c.hit; }));
+        if (!allDecided(wide)) continue;
+        const std::size_t crossed = hitCount(wide);
         ++compared;
         throughBoth += crossed == 2;
         btCollisionWorld::AllHitsRayResultCallback ours(from, to), bullet(from, to);
         castOurs(mesh, from, to, ours);
-        castBullet(mesh, from, to, bullet);
-        ASSERT_EQ(std::size_t(ours.m_hitFractions.size()), crossed);
-        ASSERT_EQ(std::size_t(bullet.m_hitFractions.size()), crossed);
-        std::vector<btScalar> oursSorted, bulletSorted;
-        for (int k = 0; k < int(crossed); ++k) {
-            oursSorted.push_back(ours.m_hitFractions[k]);
-            bulletSorted.push_back(bullet.m_hitFractions[k]);
-        }
-        std::sort(oursSorted.begin(), oursSorted.end());
-        std::sort(bulletSorted.begin(), bulletSorted.end());
-        for (std::size_t k = 0; k < crossed; ++k)
-            EXPECT_NEAR(oursSorted[k], bulletSorted[k], 1e3 * u);
+        castBullet(mesh.object(), from, to, bullet);
+        ASSERT_NO_FATAL_FAILURE(expectHitsAsBullet(ours, bullet, crossed));
         Recorder first(Mode::StopAfterFirst), bulletFirst(Mode::StopAfterFirst);
         castOurs(mesh, from, to, first);
-        castBullet(mesh, from, to, bulletFirst);
+        castBullet(mesh.object(), from, to, bulletFirst);
         EXPECT_EQ(first.reports.size(), std::min(crossed, std::size_t(1)));
         EXPECT_EQ(bulletFirst.reports.size(), std::min(crossed, std::size_t(1)));
     }
@@ -802,17 +494,8 @@ TEST(RayMesh, AllHitsThroughLayersAndEarlyTermination) {
 // nothing.
 TEST(RayMesh, DegenerateSegmentsGetNothing) {
     MeshCase mesh(terrain(4, 1), true, btVector3(1, 1, 1), btTransform::getIdentity());
-    const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN(),
-                   inf = std::numeric_limits<btScalar>::infinity();
-    const std::pair<btVector3, btVector3> segments[] = {{btVector3(0, 0, 0), btVector3(0, 0, 0)},
-                                                        {btVector3(0, 5, 0), btVector3(nan, -5, 0)},
-                                                        {btVector3(0, inf, 0), btVector3(0, -5, 0)},
-                                                        {btVector3(0, 5, 0), btVector3(0, -inf, 0)}};
-    for (const auto& [from, to] : segments) {
-        Recorder all(Mode::AllHits);
-        castOurs(mesh, from, to, all);
-        EXPECT_TRUE(all.reports.empty());
-    }
+    expectNothingFromDegenerateSegments(
+        [&](const btVector3& from, const btVector3& to, Recorder& all) { castOurs(mesh, from, to, all); });
     Recorder stopped(Mode::AllHits, 0, 0);
     castOurs(mesh, btVector3(0, 5, 0), btVector3(0, -5, 0), stopped);
     EXPECT_TRUE(stopped.reports.empty());
