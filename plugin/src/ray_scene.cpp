@@ -58,24 +58,38 @@ RayScene::RayScene(const btCollisionWorld& world) {
         itemBoxes_.push_back(boxOf(*objects[i]));
     }
     if (items_.empty()) return;
+    // The tree is built on the items' indices, which it reorders; the items follow once, at the end.
+    std::vector<std::int32_t> order(items_.size());
+    std::iota(order.begin(), order.end(), 0);
     std::vector<Built> binary;
     binary.reserve(items_.size());
-    const std::int32_t root = buildBinary(0, std::int32_t(items_.size()), binary);
+    const std::int32_t root = buildBinary(order, 0, std::int32_t(items_.size()), binary);
+    std::vector<Item> items;
+    std::vector<Aabb<Scalar>> boxes;
+    items.reserve(order.size());
+    boxes.reserve(order.size());
+    for (const std::int32_t i : order) {
+        items.push_back(std::move(items_[std::size_t(i)]));
+        boxes.push_back(itemBoxes_[std::size_t(i)]);
+    }
+    items_ = std::move(items);
+    itemBoxes_ = std::move(boxes);
     nodes_.reserve(items_.size() / 2 + 1);
     fold(root, binary);
 }
 
-// The binary subtree over items [first, first + count), which it reorders; returns its index in binary.
-std::int32_t RayScene::buildBinary(std::int32_t first, std::int32_t count, std::vector<Built>& binary) {
-    const auto range = [&](auto& all) {
-        return std::span(all).subspan(std::size_t(first), std::size_t(count));
-    };
+// The binary subtree over the items order[first, first + count), which it reorders; returns its index in
+// binary.
+std::int32_t RayScene::buildBinary(std::vector<std::int32_t>& order, std::int32_t first, std::int32_t count,
+                                   std::vector<Built>& binary) const {
+    const auto ids = std::span(order).subspan(std::size_t(first), std::size_t(count));
+    const auto boxOf = [&](std::int32_t id) -> const Aabb<Scalar>& { return itemBoxes_[std::size_t(id)]; };
     Aabb<Scalar> box = emptyBox();
     glm::dvec3 centreMin(std::numeric_limits<double>::infinity()), centreMax(-centreMin);
-    for (const Aabb<Scalar>& itemBox : range(itemBoxes_)) {
-        grow(box, itemBox);
-        centreMin = glm::min(centreMin, centreOf(itemBox));
-        centreMax = glm::max(centreMax, centreOf(itemBox));
+    for (const std::int32_t id : ids) {
+        grow(box, boxOf(id));
+        centreMin = glm::min(centreMin, centreOf(boxOf(id)));
+        centreMax = glm::max(centreMax, centreOf(boxOf(id)));
     }
     const auto index = std::int32_t(binary.size());
     binary.push_back({box, first, count, {-1, -1}});
@@ -84,21 +98,18 @@ std::int32_t RayScene::buildBinary(std::int32_t first, std::int32_t count, std::
     const glm::dvec3 spread = centreMax - centreMin;
     const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
     const double low = centreMin[axis], width = spread[axis];
-    const auto binOf = [&](const Aabb<Scalar>& itemBox) {
-        const double position = (centreOf(itemBox)[axis] - low) / width * binCount;
+    const auto binOf = [&](std::int32_t id) {
+        const double position = (centreOf(boxOf(id))[axis] - low) / width * binCount;
         return std::isfinite(position) ? std::clamp(int(position), 0, binCount - 1) : 0;
     };
-    // The items' order, moved with their boxes.
-    std::vector<std::int32_t> order(static_cast<std::size_t>(count));
-    std::iota(order.begin(), order.end(), first);
     std::int32_t leftCount = 0;
     if (width > 0 && std::isfinite(width)) {
         std::array<Aabb<Scalar>, binCount> binBoxes;
         binBoxes.fill(emptyBox());
         std::array<std::int32_t, binCount> binItems{};
-        for (const Aabb<Scalar>& itemBox : range(itemBoxes_)) {
-            const int bin = binOf(itemBox);
-            grow(binBoxes[std::size_t(bin)], itemBox);
+        for (const std::int32_t id : ids) {
+            const int bin = binOf(id);
+            grow(binBoxes[std::size_t(bin)], boxOf(id));
             ++binItems[std::size_t(bin)];
         }
         // Cost of splitting after bin b: areas of both sides times their item counts.
@@ -124,34 +135,20 @@ std::int32_t RayScene::buildBinary(std::int32_t first, std::int32_t count, std::
             }
         }
         if (bestBin > 0) {
-            const auto middle = std::stable_partition(order.begin(), order.end(), [&](std::int32_t i) {
-                return binOf(itemBoxes_[std::size_t(i)]) < bestBin;
-            });
-            leftCount = std::int32_t(middle - order.begin());
+            const auto middle =
+                std::partition(ids.begin(), ids.end(), [&](std::int32_t id) { return binOf(id) < bestBin; });
+            leftCount = std::int32_t(middle - ids.begin());
         }
     }
     if (leftCount == 0 || leftCount == count) {  // the heuristic found no split: the median centre
         leftCount = count / 2;
-        std::nth_element(order.begin(), order.begin() + leftCount, order.end(),
+        std::nth_element(ids.begin(), ids.begin() + leftCount, ids.end(),
                          [&](std::int32_t a, std::int32_t b) {
-                             return centreOf(itemBoxes_[std::size_t(a)])[axis] <
-                                    centreOf(itemBoxes_[std::size_t(b)])[axis];
+                             return centreOf(boxOf(a))[axis] < centreOf(boxOf(b))[axis];
                          });
     }
-    // Items and boxes into the new order.
-    std::vector<Item> items;
-    std::vector<Aabb<Scalar>> boxes;
-    items.reserve(order.size());
-    boxes.reserve(order.size());
-    for (const std::int32_t i : order) {
-        items.push_back(items_[std::size_t(i)]);
-        boxes.push_back(itemBoxes_[std::size_t(i)]);
-    }
-    std::copy(items.begin(), items.end(), range(items_).begin());
-    std::copy(boxes.begin(), boxes.end(), range(itemBoxes_).begin());
-
-    const std::int32_t left = buildBinary(first, leftCount, binary);
-    const std::int32_t right = buildBinary(first + leftCount, count - leftCount, binary);
+    const std::int32_t left = buildBinary(order, first, leftCount, binary);
+    const std::int32_t right = buildBinary(order, first + leftCount, count - leftCount, binary);
     binary[std::size_t(index)].children[0] = left;
     binary[std::size_t(index)].children[1] = right;
     return index;

@@ -80,7 +80,8 @@ private:
     };
 
     struct Built;
-    std::int32_t buildBinary(std::int32_t first, std::int32_t count, std::vector<Built>& binary);
+    std::int32_t buildBinary(std::vector<std::int32_t>& order, std::int32_t first, std::int32_t count,
+                             std::vector<Built>& binary) const;
     Slot fold(std::int32_t binaryIndex, const std::vector<Built>& binary);
 
     std::vector<Item> items_;
