@@ -1,0 +1,381 @@
+// Ray against solid cone with its base disc, against a long double reference (the textbook quadratic of
+// the double cone in an axis frame, its roots kept where they lie on the cone's nappe within its height,
+// and the base plane inside the disc) on random cases, plus the named edge cases.
+#include "analytic/geometry/ray_cone.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "reference/ray_round_reference.hpp"
+#include "support/test_support.hpp"
+
+namespace analytic {
+
+// The cone with every length times factor, for test::expectScaleInvariance (found by argument lookup).
+template <class T> Cone<T> scaled(const Cone<T>& cone, T factor) {
+    return {cone.apex * factor, cone.base * factor, cone.radius * factor};
+}
+
+namespace {
+
+using test::Real;
+using test::RealVec3;
+
+// Stated bounds (test::kRoundSolidBounds), in units of u, the scalar's unit roundoff, times the case's scale
+// (|origin| + |apex| + |base| + radius): hit/miss compared outside a band of 16 u * scale about the surface
+// (the cone grown or shrunk by moving side and base that far out or in); |t - t_ref| |d| and
+// |point - point_ref| <= 8 u * scale / cosIncidence; normal angle <= 8 u * (1 + scale / (rho *
+// cosIncidence)), rho the smaller radius across the axis at the reference's side hits (the side's normal
+// turns as fast as that radius is small) or the cone's radius; | |normal| - 1 | <= 4 u; at most 12% of the
+// random cases in the band. At the rim t is held to the sum of both surfaces' conditions and the normal is
+// not compared, as for the cylinder.
+constexpr test::RoundSolidBounds kBounds = [] {
+    test::RoundSolidBounds bounds = test::kRoundSolidBounds;
+    bounds.maxSkippedFraction = 0.12;
+    return bounds;
+}();
+constexpr int kRandomCases = 120000;
+
+template <class T> constexpr T kInfinity = std::numeric_limits<T>::infinity();
+
+// The named cases below are of scale about 8 (the upright cone and rays near it). Their answers go through
+// square roots, so t is held to 8 u (kRoundSolidBounds' t bound at condition 1), and a ray meant to miss
+// just outside a surface lies beyond the tangency band of 16 u * scale: 256 u away.
+template <class T> constexpr T kNamedTolerance = 8 * unitRoundoff<T>;
+template <class T> constexpr T kBeyondBand = 256 * unitRoundoff<T>;
+
+// The reference, for the cone grown by `grow` (shrunk if negative): side and base each moved out by grow,
+// so the apex moves grow / sin(half angle) away from the base. Candidates are every point where the line
+// meets the boundary; the cone being convex, the line is inside between the first and the last.
+struct ReferenceCone {
+    RealVec3 apex, base;
+    Real radius;
+};
+
+inline std::optional<test::ReferenceCrossing<3>> referenceLineCone(const RealVec3& rayOrigin,
+                                                                   const RealVec3& direction,
+                                                                   const ReferenceCone& cone, Real grow) {
+    // Measured from the line's point nearest the apex: from a far origin, the coefficients of a line
+    // passing near the apex would cancel to nothing even in long double.
+    const Real shift = -glm::dot(rayOrigin - cone.apex, direction) / glm::dot(direction, direction);
+    const RealVec3 origin = rayOrigin + shift * direction;
+    const Real height0 = glm::length(cone.base - cone.apex);
+    const RealVec3 along = (cone.base - cone.apex) / height0;
+    const Real slope = cone.radius / height0;
+    const Real slant = std::sqrt(1 + slope * slope);
+    const Real height = height0 + grow + grow * slant / slope;
+    if (!(height > 0)) return std::nullopt;
+    const RealVec3 apex = cone.apex - along * (grow * slant / slope);
+    const test::AxisFrame frame(origin, direction, apex, apex + along * height);
+    const Real radius = slope * height;
+    const RealVec3 apexNormal = -along;
+    const Real baseCos = test::cosIncidence(along, direction);
+
+    std::vector<test::ReferenceHit<3>> candidates;
+    const auto sideNormal = [&](Real t) {
+        const RealVec3 p = frame.origin + t * frame.direction;
+        const Real across = std::hypot(p.x, p.y);
+        if (across == 0) return apexNormal;
+        return ((p.x * frame.across1 + p.y * frame.across2) / across - slope * along) / slant;
+    };
+    const auto atBase = [&]() -> std::optional<Real> {
+        if (frame.direction.z == 0) return std::nullopt;
+        return (height - frame.origin.z) / frame.direction.z;
+    };
+    // x^2 + y^2 - slope^2 z^2 = 0 as A t^2 + B t + C = 0, with the textbook's stable pair of root formulas
+    // (q / A and C / q): a line nearly parallel to the side has A near 0 and one root far away.
+    const RealVec3 o = frame.origin, d = frame.direction;
+    const Real s2 = slope * slope;
+    const Real A = d.x * d.x + d.y * d.y - s2 * d.z * d.z;
+    const Real B = 2 * (o.x * d.x + o.y * d.y - s2 * o.z * d.z);
+    const Real C = o.x * o.x + o.y * o.y - s2 * o.z * o.z;
+    std::vector<Real> roots;
+    if (A != 0) {
+        // A line within the half angle of the axis (A < 0) meets both nappes: a negative discriminant is
+        // rounding, of a line through the apex.
+        const Real discriminant = A < 0 ? std::max(B * B - 4 * A * C, Real(0)) : B * B - 4 * A * C;
+        if (discriminant >= 0) {
+            const Real q = -(B + std::copysign(std::sqrt(discriminant), B)) / 2;
+            roots.push_back(q / A);
+            if (q != 0) roots.push_back(C / q);
+        }
+    } else if (B != 0) {
+        roots.push_back(-C / B);
+    }
+    const std::optional<Real> baseT = atBase();
+    for (const Real t : roots) {
+        const Real z = frame.alongAt(t);
+        // A root at the apex may come out a rounding beyond it (z < 0): 1e-17 heights is ~100 roundings.
+        if (!(z >= -1e-17L * height && z <= height)) continue;
+        const RealVec3 normal = sideNormal(t);
+        test::ReferenceHit<3> hit{t, normal, test::cosIncidence(normal, direction)};
+        if (baseT) {
+            hit.competingT = *baseT;
+            hit.competingCos = baseCos;
+        }
+        candidates.push_back(hit);
+    }
+    if (baseT) {
+        const RealVec3 p = o + *baseT * d;
+        if (p.x * p.x + p.y * p.y <= radius * radius) {
+            test::ReferenceHit<3> hit{*baseT, along, baseCos};
+            // The nearest side root, the rim's other surface.
+            for (const Real t : roots)
+                if (std::abs(t - *baseT) < std::abs(hit.competingT - *baseT)) {
+                    hit.competingT = t;
+                    hit.competingCos = test::cosIncidence(sideNormal(t), direction);
+                }
+            candidates.push_back(hit);
+        }
+    }
+    if (candidates.empty()) return std::nullopt;
+    const auto [first, last] = std::minmax_element(candidates.begin(), candidates.end(),
+                                                   [](const auto& x, const auto& y) { return x.t < y.t; });
+    test::ReferenceCrossing<3> crossing{*first, *last};
+    for (test::ReferenceHit<3>* hit : {&crossing.entry, &crossing.exit}) {
+        hit->t += shift;
+        hit->competingT += shift;
+    }
+    return crossing;
+}
+
+// The smallest radius across the axis at the exact crossing's side hits (rho of the bounds).
+Real sideRadiusAt(const RealVec3& origin, const RealVec3& direction, const ReferenceCone& cone,
+                  const std::optional<test::ReferenceCrossing<3>>& exact) {
+    Real rho = cone.radius;
+    if (!exact) return rho;
+    const RealVec3 along = glm::normalize(cone.base - cone.apex);
+    const Real slope = cone.radius / glm::length(cone.base - cone.apex);
+    for (const auto* hit : {&exact->entry, &exact->exit}) {
+        if (glm::dot(hit->normal, along) > 0.999L) continue;  // the base
+        const Real z = glm::dot(origin + hit->t * direction - cone.apex, along);
+        rho = std::min(rho, std::max(slope * z, Real(0)));
+    }
+    return std::max(rho, cone.radius * 1e-30L);
+}
+
+template <class T> class RayConeTest : public ::testing::Test {};
+TYPED_TEST_SUITE(RayConeTest, test::Scalars);
+
+const auto kIntersectCone = [](const auto& ray, const auto& cone) { return intersectRayCone(ray, cone); };
+
+// Cones of any size and position, from flat (height 1e-2 radii) to needles (100 radii); rays that hit,
+// graze (the side across or along a surface line, the base face, the rim, the apex), start inside, or pass
+// nearby.
+TYPED_TEST(RayConeTest, RandomConesAgreeWithReference) {
+    using T = TypeParam;
+    test::Random random(23);
+    test::RoundSolidChecker<T, 3> checker(kBounds);
+    for (int i = 0; i < kRandomCases; ++i) {
+        const auto placement = test::randomPlacement<3>(random);
+        const double radius = placement.size;
+        const Vec3<double> axisDirection = random.unitVector<double>();
+        const double height = radius * random.logUniform(1e-2, 1e2);
+        const Vec3<double> apex = placement.position, base = apex + axisDirection * height;
+        const double slope = radius / height, slant = std::sqrt(1 + slope * slope);
+        const auto inside = [&] {
+            const double z = height * std::cbrt(random.uniform(0, 1));
+            return apex + axisDirection * z +
+                   test::randomTangent<3>(random, axisDirection) *
+                       (slope * z * std::sqrt(random.uniform(0, 1)));
+        };
+        const auto onSurface = [&] {
+            const Vec3<double> radial = test::randomTangent<3>(random, axisDirection);
+            const Vec3<double> sideNormal = (radial - axisDirection * slope) / slant;
+            const Vec3<double> generator = glm::normalize(axisDirection + radial * slope);
+            const double z = height * random.uniform(0, 1);
+            const Vec3<double> onSide = apex + axisDirection * z + radial * (slope * z);
+            switch (int(random.uniform(0, 5))) {
+                case 0:  // the side, across
+                    return test::SurfaceSample<3>{onSide, sideNormal,
+                                                  test::randomTangent<3>(random, sideNormal)};
+                case 1:  // the side, along a surface line
+                    return test::SurfaceSample<3>{onSide, sideNormal, generator};
+                case 2:  // the base face, parallel to it
+                    return test::SurfaceSample<3>{base + test::randomTangent<3>(random, axisDirection) *
+                                                             (radius * std::sqrt(random.uniform(0, 1))),
+                                                  axisDirection,
+                                                  test::randomTangent<3>(random, axisDirection)};
+                case 3: {  // the rim, tangent to the circle, off it along the side's or the base's normal
+                    const bool offSide = random.chance(0.5);
+                    return test::SurfaceSample<3>{base + radial * radius,
+                                                  offSide ? sideNormal : axisDirection,
+                                                  glm::cross(axisDirection, radial)};
+                }
+                default:  // the apex, from any direction, off it along the axis
+                    return test::SurfaceSample<3>{apex, -axisDirection, random.unitVector<double>()};
+            }
+        };
+        const RayPath<T> ray =
+            test::randomRayNear<T, 3>(random, i, apex + axisDirection * (height / 2),
+                                      std::hypot(radius, height / 2), placement.size, inside, onSurface);
+        const Cone<T> cone{Vec3<T>(apex), Vec3<T>(base), T(radius)};
+        const ReferenceCone wide{test::widen(cone.apex), test::widen(cone.base), Real(cone.radius)};
+        const RealVec3 origin = test::widen(ray.origin), direction = test::widen(ray.direction);
+        const Real scale =
+            glm::length(wide.apex) + glm::length(wide.base) + glm::length(origin) + wide.radius;
+        const Real rho = sideRadiusAt(origin, direction, wide, referenceLineCone(origin, direction, wide, 0));
+        checker.check(
+            ray, intersectRayCone(ray, cone),
+            [&](Real grow) { return referenceLineCone(origin, direction, wide, grow); }, scale, rho,
+            [&] {
+                return "cone apex " + test::text(wide.apex) + " base " + test::text(wide.base) + " radius " +
+                       test::text(wide.radius);
+            });
+    }
+    checker.finish("random cones");
+}
+
+// Cone with apex (0, 0, 4), base centre (0, 0, 0), radius 2: the side is x^2 + y^2 = ((4 - z) / 2)^2.
+template <class T> Cone<T> upright() { return {{0, 0, 4}, {0, 0, 0}, 2}; }
+
+TYPED_TEST(RayConeTest, AcrossTheSide) {
+    using T = TypeParam;
+    // At z = 2 the section has radius 1: entry at x = -1, exit at x = 1.
+    const auto hit = intersectRayCone(RayPath<T>{{-3, 0, 2}, {0.5, 0, 0}, kInfinity<T>}, upright<T>());
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->entry.t, T(4));
+    EXPECT_EQ(hit->exit.t, T(8));
+    EXPECT_EQ(hit->entry.point, Vec3<T>(-1, 0, 2));
+    EXPECT_FALSE(hit->originInside);
+    // Side normal (-2, 0, 1) / sqrt(5) on the left, (2, 0, 1) / sqrt(5) on the right.
+    const T root5 = std::sqrt(T(5));
+    EXPECT_NEAR(hit->entry.normal.x, -2 / root5, 4 * std::numeric_limits<T>::epsilon());
+    EXPECT_NEAR(hit->entry.normal.z, 1 / root5, 4 * std::numeric_limits<T>::epsilon());
+    EXPECT_EQ(hit->entry.normal.y, T(0));
+    EXPECT_NEAR(hit->exit.normal.x, 2 / root5, 4 * std::numeric_limits<T>::epsilon());
+    EXPECT_NEAR(hit->exit.normal.z, 1 / root5, 4 * std::numeric_limits<T>::epsilon());
+    EXPECT_FALSE(intersectRayCone(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, T(1.999)}, upright<T>()));
+    EXPECT_TRUE(intersectRayCone(RayPath<T>{{-3, 0, 2}, {1, 0, 0}, T(2)}, upright<T>()));
+}
+
+// Along the axis through the apex and the base, both ways: the apex's normal is the axis away from the base.
+TYPED_TEST(RayConeTest, AlongTheAxisThroughTheApex) {
+    using T = TypeParam;
+    const auto down = intersectRayCone(RayPath<T>{{0, 0, 7}, {0, 0, -1}, kInfinity<T>}, upright<T>());
+    ASSERT_TRUE(down);
+    EXPECT_EQ(down->entry.t, T(3));
+    EXPECT_EQ(down->exit.t, T(7));
+    EXPECT_EQ(down->entry.normal, Vec3<T>(0, 0, 1));
+    EXPECT_EQ(down->exit.normal, Vec3<T>(0, 0, -1));
+    const auto up = intersectRayCone(RayPath<T>{{0, 0, -1}, {0, 0, 2}, kInfinity<T>}, upright<T>());
+    ASSERT_TRUE(up);
+    EXPECT_EQ(up->entry.t, T(0.5));
+    EXPECT_EQ(up->exit.t, T(2.5));
+    EXPECT_EQ(up->entry.normal, Vec3<T>(0, 0, -1));
+    EXPECT_EQ(up->exit.normal, Vec3<T>(0, 0, 1));
+}
+
+// Through the apex obliquely but within the half angle: enters at the apex, leaves through the base.
+TYPED_TEST(RayConeTest, ObliqueThroughTheApex) {
+    using T = TypeParam;
+    const auto hit = intersectRayCone(RayPath<T>{{-0.25, 0, 5}, {0.25, 0, -1}, kInfinity<T>}, upright<T>());
+    ASSERT_TRUE(hit);
+    EXPECT_NEAR(hit->entry.t, T(1), kNamedTolerance<T>);
+    EXPECT_NEAR(glm::length(hit->entry.point - Vec3<T>(0, 0, 4)), T(0), 4 * kNamedTolerance<T>);
+    EXPECT_NEAR(hit->exit.t, T(5), 5 * kNamedTolerance<T>);
+    EXPECT_EQ(hit->exit.normal, Vec3<T>(0, 0, -1));
+    // Steeper than the side (outside the half angle) through the apex: it touches the apex only, so
+    // whether it is reported is rounding; if it is, entry and exit are the apex.
+    if (const auto touch =
+            intersectRayCone(RayPath<T>{{-4, 0, 6}, {1, 0, -0.5}, kInfinity<T>}, upright<T>())) {
+        EXPECT_NEAR(touch->entry.t, T(4), 4 * kNamedTolerance<T>);
+        EXPECT_NEAR(touch->exit.t, T(4), 4 * kNamedTolerance<T>);
+    }
+    // Steeper and beside the apex: a miss.
+    EXPECT_FALSE(
+        intersectRayCone(RayPath<T>{{-4, kBeyondBand<T>, 6}, {1, 0, -0.5}, kInfinity<T>}, upright<T>()));
+}
+
+// Along a surface line from beyond the apex: inside from the apex to the rim (a tangent line: t within the
+// rounding of the tangency); just outside the band, a miss.
+TYPED_TEST(RayConeTest, AlongTheSideSurface) {
+    using T = TypeParam;
+    const auto hit = intersectRayCone(RayPath<T>{{-1, 0, 6}, {0.5, 0, -1}, kInfinity<T>}, upright<T>());
+    ASSERT_TRUE(hit);
+    EXPECT_NEAR(hit->entry.t, T(2), 4 * kNamedTolerance<T>);
+    EXPECT_NEAR(hit->exit.t, T(6), 4 * kNamedTolerance<T>);
+    const T outside = T(-1) + kBeyondBand<T>;  // the line moved away from the axis, off the surface
+    EXPECT_FALSE(intersectRayCone(RayPath<T>{{outside, 0, 6}, {0.5, 0, -1}, kInfinity<T>}, upright<T>()));
+}
+
+// Parallel to a surface line but inside it: one side crossing, then the base.
+TYPED_TEST(RayConeTest, ParallelToTheSide) {
+    using T = TypeParam;
+    const auto hit = intersectRayCone(RayPath<T>{{-1, 0, 4}, {0.5, 0, -1}, kInfinity<T>}, upright<T>());
+    ASSERT_TRUE(hit);
+    // It enters where x = -1 + t / 2 meets the side's x = -(4 - z) / 2 = -t / 2: t = 1.
+    EXPECT_EQ(hit->entry.t, T(1));
+    EXPECT_EQ(hit->entry.point, Vec3<T>(-0.5, 0, 3));
+    EXPECT_EQ(hit->exit.t, T(4));
+    EXPECT_EQ(hit->exit.normal, Vec3<T>(0, 0, -1));
+}
+
+// Parallel to the base: in its plane a touching hit across the disc, just below it a miss.
+TYPED_TEST(RayConeTest, ParallelToTheBase) {
+    using T = TypeParam;
+    const auto onBase = intersectRayCone(RayPath<T>{{-3, 0, 0}, {1, 0, 0}, kInfinity<T>}, upright<T>());
+    ASSERT_TRUE(onBase);
+    EXPECT_EQ(onBase->entry.t, T(1));
+    EXPECT_EQ(onBase->exit.t, T(5));
+    // Just below the base: the base plane is resolved as u times the height from the apex.
+    EXPECT_FALSE(
+        intersectRayCone(RayPath<T>{{-3, 0, -kBeyondBand<T>}, {1, 0, 0}, kInfinity<T>}, upright<T>()));
+    // Above the apex: a miss.
+    EXPECT_FALSE(intersectRayCone(RayPath<T>{{-3, 0, std::nextafter(T(4), T(5))}, {1, 0, 0}, kInfinity<T>},
+                                  upright<T>()));
+}
+
+// Through the other nappe of the double cone (above the apex, inside the mirrored cone): a miss.
+TYPED_TEST(RayConeTest, MissesTheMirroredNappe) {
+    using T = TypeParam;
+    EXPECT_FALSE(intersectRayCone(RayPath<T>{{-3, 0, 6}, {1, 0, 0}, kInfinity<T>}, upright<T>()));
+    EXPECT_FALSE(intersectRayCone(RayPath<T>{{0.5, 0, 9}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
+}
+
+TYPED_TEST(RayConeTest, OriginInside) {
+    using T = TypeParam;
+    const auto hit = intersectRayCone(RayPath<T>{{0, 0, 1}, {0, 0, 1}, T(0.5)}, upright<T>());
+    ASSERT_TRUE(hit);
+    EXPECT_TRUE(hit->originInside);
+    EXPECT_EQ(hit->entry.t, T(-1));
+    EXPECT_EQ(hit->exit.t, T(3));
+}
+
+TYPED_TEST(RayConeTest, DegenerateInputIsNoHit) {
+    using T = TypeParam;
+    const RayPath<T> ray{{-3, 0, 2}, {1, 0, 0}, kInfinity<T>};
+    const Cone<T> cone = upright<T>();
+    ASSERT_TRUE(intersectRayCone(ray, cone));
+    EXPECT_FALSE(intersectRayCone(RayPath<T>{ray.origin, Vec3<T>(0), ray.maxT}, cone));
+    EXPECT_FALSE(intersectRayCone(RayPath<T>{ray.origin, ray.direction, T(-1)}, cone));
+    EXPECT_FALSE(intersectRayCone(ray, Cone<T>{cone.apex, cone.base, T(0)}));
+    EXPECT_FALSE(intersectRayCone(ray, Cone<T>{cone.apex, cone.base, T(-1)}));
+    EXPECT_FALSE(intersectRayCone(ray, Cone<T>{{0, 0, 2}, {0, 0, 2}, 1}));  // no height
+}
+
+TYPED_TEST(RayConeTest, NonFiniteInputIsNoHit) {
+    using T = TypeParam;
+    test::expectNonFiniteInputGivesNoHit(RayPath<T>{{-3, 0.25, 2}, {1, 0, 0.125}, T(10)}, upright<T>(),
+                                         kIntersectCone);
+}
+
+TYPED_TEST(RayConeTest, HugeAndTinyScalesGiveTheSameAnswer) {
+    using T = TypeParam;
+    test::expectScaleInvariance(RayPath<T>{{-3.25, 0.375, -0.5}, {1.5, -0.125, 0.75}, T(4)},
+                                Cone<T>{{0.5, -0.25, 2.125}, {1.5, 0.25, 0}, 1.75}, kIntersectCone);
+}
+
+TYPED_TEST(RayConeTest, ExtremeMagnitudesNeverGiveNaN) {
+    using T = TypeParam;
+    const auto makeCone = [](const auto& vector, const auto& radius) {
+        const Vec3<T> apex = vector();
+        return Cone<T>{apex, apex + vector(), radius()};
+    };
+    test::expectSaneForExtremeInputs<T>(kIntersectCone, makeCone, kBounds.unitLength);
+}
+
+}  // namespace
+}  // namespace analytic
