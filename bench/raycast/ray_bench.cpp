@@ -7,14 +7,15 @@
 //   Rays per second, hits, the rays on which Bullet and analytic::rayTest disagree, whether the batch
 //   gives analytic::rayTest's answers, the ratios and the goals.
 // - Per shape (Google Benchmark, as pairs_bench): ns per ray for a sphere, a rotated box, a capsule, a
-//   cylinder, a static plane and a triangle of a small mesh, over 64 random rays that mostly hit:
-//   Bullet's rayTestSingle on the one object, Bullet's rayTest and ours on a world holding only that
-//   object, and the bare geometry-core test; a summary table with the goal for the whole path.
+//   cylinder, a static plane, a 20-point convex hull and a triangle of a small mesh, over 64 random rays that
+//   mostly hit: Bullet's rayTestSingle on the one object, Bullet's rayTest and ours on a world holding only
+//   that object, and the bare geometry-core test; a summary table with the goal for the whole path.
 // Times are the thread's CPU time, which on a shared machine leaves out other processes' turns, except for
 // the batch on every core: wall-clock time.
 //
 // Options: --part=scenes|shapes (both), --scene=P|M (both), --repetitions=N (5, the scenes'). The shapes
 // run 5 repetitions in random interleaving by default; any --benchmark_* flag given overrides that.
+#include <BulletCollision/CollisionShapes/btConvexPolyhedron.h>
 #include <BulletCollision/CollisionShapes/btTriangleMesh.h>
 #include <benchmark/benchmark.h>
 #include <btBulletCollisionCommon.h>
@@ -41,6 +42,7 @@
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/geometry/ray_capsule.hpp"
+#include "analytic/geometry/ray_convex.hpp"
 #include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
@@ -431,6 +433,34 @@ ShapeCase planeCase() {
         originAbove);
 }
 
+// A convex hull of 20 points on the unit sphere, with its polyhedral features (its faces, which our cast
+// needs), aimed at within 0.3 of its centre (inside it).
+ShapeCase hullCase() {
+    auto hull = std::make_unique<btConvexHullShape>();
+    Random points(46);
+    for (int i = 0; i < 20; ++i)
+        hull->addPoint(unitVector(points), false);
+    hull->recalcLocalAabb();
+    hull->initializePolyhedralFeatures();
+    return placeShape(
+        47, std::move(hull),
+        [](Random& random, int&) { return uniform(random, 0, 0.3) * unitVector(random); }, originAround);
+}
+
+// The hull's face planes in the world, each moved out by the margin (the solid our cast meets).
+std::vector<analytic::Plane<Scalar>> placedHullPlanes(const btConvexHullShape& hull,
+                                                      const btTransform& transform) {
+    std::vector<analytic::Plane<Scalar>> planes;
+    const btConvexPolyhedron& polyhedron = *hull.getConvexPolyhedron();
+    for (int i = 0; i < polyhedron.m_faces.size(); ++i) {
+        const Scalar* plane = polyhedron.m_faces[i].m_plane;
+        const btVector3 normal = transform.getBasis() * btVector3(plane[0], plane[1], plane[2]);
+        planes.push_back(
+            {analytic::toGlm(normal), hull.getMargin() - plane[3] + normal.dot(transform.getOrigin())});
+    }
+    return planes;
+}
+
 // A 2 x 2 grid of cells of side 1 with gentle heights, two triangles per cell, normals up: 8 triangles.
 constexpr int kMeshCells = 2;
 
@@ -609,6 +639,13 @@ void registerShapes() {
             auto intersection = analytic::intersectRayPlane(r.ray, plane);
             if (intersection && intersection->outcome != analytic::RayPlaneOutcome::Hit) intersection.reset();
             return intersection;
+        });
+    }
+    {
+        ShapeCase c = hullCase();
+        const auto planes = placedHullPlanes(shapeOf<btConvexHullShape>(c), c.transform);
+        registerShape("Hull20", std::move(c), [planes](const ShapeRay& r) {
+            return analytic::intersectRayConvexPlanes<Scalar>(r.ray, planes);
         });
     }
     {
