@@ -1,218 +1,29 @@
 #include "raycast/ray_scene.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <numeric>
-#include <span>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace analytic::raycast {
-namespace {
-
-// A leaf holds at most this many objects; beyond, a split is always made.
-constexpr std::int32_t maxLeafSize = 4;
-constexpr int binCount = 16;
-
-// The surface area heuristic's measure of a box (half its area), in double: broadphase boxes of planes
-// reach 1e18 (float) or 1e30 (double), whose products overflow float.
-double halfArea(const Aabb<Scalar>& box) {
-    const glm::dvec3 size = glm::max(glm::dvec3(box.max) - glm::dvec3(box.min), glm::dvec3(0));
-    return size.x * size.y + size.y * size.z + size.z * size.x;
-}
-
-Aabb<Scalar> emptyBox() {
-    constexpr Scalar huge = std::numeric_limits<Scalar>::infinity();
-    return {Vec3<Scalar>(huge), Vec3<Scalar>(-huge)};
-}
-
-void grow(Aabb<Scalar>& box, const Aabb<Scalar>& other) {
-    box.min = glm::min(box.min, other.min);
-    box.max = glm::max(box.max, other.max);
-}
-
-// In double, so that the centre of a huge box stays finite.
-glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm::dvec3(box.max)) * 0.5; }
-
-}  // namespace
-
-// A node of the binary tree the four-wide one is folded from: a leaf (children[0] < 0) holds items
-// [first, first + count).
-struct RayScene::Built {
-    Aabb<Scalar> box;
-    std::int32_t first;
-    std::int32_t count;
-    std::int32_t children[2];
-};
 
 RayScene::RayScene(const btCollisionWorld& world) {
     const btCollisionObjectArray& objects = world.getCollisionObjectArray();
-    items_.reserve(std::size_t(objects.size()));
-    itemBoxes_.reserve(std::size_t(objects.size()));
+    std::vector<Item> items;
+    std::vector<Aabb<Scalar>> boxes;
+    items.reserve(std::size_t(objects.size()));
+    boxes.reserve(std::size_t(objects.size()));
     for (int i = 0; i < objects.size(); ++i) {
         btBroadphaseProxy* proxy = objects[i]->getBroadphaseHandle();
         if (!proxy) continue;  // not in the broadphase: no ray of Bullet's meets it either
-        items_.push_back({objects[i], proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask,
-                          rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
+        items.push_back({objects[i], proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask,
+                         rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
         // The shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
-        itemBoxes_.push_back(boxOf(*objects[i]));
+        boxes.push_back(boxOf(*objects[i]));
     }
-    if (items_.empty()) return;
-    // The tree is built on the items' indices, which it reorders; the items follow once, at the end.
-    std::vector<std::int32_t> order(items_.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::vector<Built> binary;
-    binary.reserve(items_.size());
-    const std::int32_t root = buildBinary(order, 0, std::int32_t(items_.size()), binary);
-    std::vector<Item> items;
-    std::vector<Aabb<Scalar>> boxes;
-    items.reserve(order.size());
-    boxes.reserve(order.size());
-    for (const std::int32_t i : order) {
-        items.push_back(std::move(items_[std::size_t(i)]));
-        boxes.push_back(itemBoxes_[std::size_t(i)]);
-    }
-    items_ = std::move(items);
-    itemBoxes_ = std::move(boxes);
-    nodes_.reserve(items_.size() / 2 + 1);
-    fold(root, binary);
-}
-
-// The binary subtree over the items order[first, first + count), which it reorders; returns its index in
-// binary.
-std::int32_t RayScene::buildBinary(std::vector<std::int32_t>& order, std::int32_t first, std::int32_t count,
-                                   std::vector<Built>& binary) const {
-    const auto ids = std::span(order).subspan(std::size_t(first), std::size_t(count));
-    const auto boxOf = [&](std::int32_t id) -> const Aabb<Scalar>& { return itemBoxes_[std::size_t(id)]; };
-    Aabb<Scalar> box = emptyBox();
-    glm::dvec3 centreMin(std::numeric_limits<double>::infinity()), centreMax(-centreMin);
-    for (const std::int32_t id : ids) {
-        grow(box, boxOf(id));
-        centreMin = glm::min(centreMin, centreOf(boxOf(id)));
-        centreMax = glm::max(centreMax, centreOf(boxOf(id)));
-    }
-    const auto index = std::int32_t(binary.size());
-    binary.push_back({box, first, count, {-1, -1}});
-    if (count <= maxLeafSize) return index;
-    // Binned surface area heuristic along the axis where the centres spread most.
-    const glm::dvec3 spread = centreMax - centreMin;
-    const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
-    const double low = centreMin[axis], width = spread[axis];
-    const auto binOf = [&](std::int32_t id) {
-        const double position = (centreOf(boxOf(id))[axis] - low) / width * binCount;
-        return std::isfinite(position) ? std::clamp(int(position), 0, binCount - 1) : 0;
-    };
-    std::int32_t leftCount = 0;
-    if (width > 0 && std::isfinite(width)) {
-        std::array<Aabb<Scalar>, binCount> binBoxes;
-        binBoxes.fill(emptyBox());
-        std::array<std::int32_t, binCount> binItems{};
-        for (const std::int32_t id : ids) {
-            const int bin = binOf(id);
-            grow(binBoxes[std::size_t(bin)], boxOf(id));
-            ++binItems[std::size_t(bin)];
-        }
-        // Cost of splitting after bin b: areas of both sides times their item counts.
-        std::array<double, binCount - 1> leftCost{};
-        Aabb<Scalar> leftBox = emptyBox();
-        std::int32_t leftItems = 0;
-        for (int b = 0; b < binCount - 1; ++b) {
-            grow(leftBox, binBoxes[std::size_t(b)]);
-            leftItems += binItems[std::size_t(b)];
-            leftCost[std::size_t(b)] = leftItems ? halfArea(leftBox) * leftItems : 0;
-        }
-        Aabb<Scalar> rightBox = emptyBox();
-        std::int32_t rightItems = 0;
-        double bestCost = std::numeric_limits<double>::infinity();
-        int bestBin = -1;
-        for (int b = binCount - 1; b > 0; --b) {
-            grow(rightBox, binBoxes[std::size_t(b)]);
-            rightItems += binItems[std::size_t(b)];
-            const double cost = leftCost[std::size_t(b - 1)] + halfArea(rightBox) * rightItems;
-            if (rightItems < count && cost < bestCost) {
-                bestCost = cost;
-                bestBin = b;
-            }
-        }
-        if (bestBin > 0) {
-            const auto middle =
-                std::partition(ids.begin(), ids.end(), [&](std::int32_t id) { return binOf(id) < bestBin; });
-            leftCount = std::int32_t(middle - ids.begin());
-        }
-    }
-    if (leftCount == 0 || leftCount == count) {  // the heuristic found no split: the median centre
-        leftCount = count / 2;
-        std::nth_element(ids.begin(), ids.begin() + leftCount, ids.end(),
-                         [&](std::int32_t a, std::int32_t b) {
-                             return centreOf(boxOf(a))[axis] < centreOf(boxOf(b))[axis];
-                         });
-    }
-    const std::int32_t left = buildBinary(order, first, leftCount, binary);
-    const std::int32_t right = buildBinary(order, first + leftCount, count - leftCount, binary);
-    binary[std::size_t(index)].children[0] = left;
-    binary[std::size_t(index)].children[1] = right;
-    return index;
-}
-
-// The four-wide node for a binary subtree: its children, each opened (an inner node into its two
-// children, a leaf into its items) while they fit in four, the largest box first; then each child left
-// a subtree becomes a node in turn. Returns the node's slot.
-RayScene::Slot RayScene::fold(std::int32_t binaryIndex, const std::vector<Built>& binary) {
-    struct Child {
-        Aabb<Scalar> box;
-        bool isItem;
-        std::int32_t index;  // into binary, or items_
-    };
-    std::array<Child, 4> children{};
-    int count = 0;
-    const auto childrenOf = [&](const Built& subtree) { return subtree.children[0] < 0 ? subtree.count : 2; };
-    // Replaces children[at] by the subtree's children: the first in its place, the others after the rest.
-    const auto open = [&](int at) {
-        const Built& subtree = binary[std::size_t(children[std::size_t(at)].index)];
-        std::array<Child, 4> inside{};
-        int insideCount = 0;
-        if (subtree.children[0] < 0) {
-            for (std::int32_t i = subtree.first; i < subtree.first + subtree.count; ++i)
-                inside[std::size_t(insideCount++)] = {itemBoxes_[std::size_t(i)], true, i};
-        } else {
-            for (const std::int32_t child : subtree.children)
-                inside[std::size_t(insideCount++)] = {binary[std::size_t(child)].box, false, child};
-        }
-        children[std::size_t(at)] = inside[0];
-        for (int i = 1; i < insideCount; ++i)
-            children[std::size_t(count++)] = inside[std::size_t(i)];
-    };
-    children[0] = {binary[std::size_t(binaryIndex)].box, false, binaryIndex};
-    count = 1;
-    for (;;) {
-        int widest = -1;
-        double widestArea = -1;
-        for (int i = 0; i < count; ++i) {
-            const Child& child = children[std::size_t(i)];
-            if (child.isItem || count - 1 + childrenOf(binary[std::size_t(child.index)]) > 4) continue;
-            const double area = halfArea(child.box);
-            if (area > widestArea) {
-                widestArea = area;
-                widest = i;
-            }
-        }
-        if (widest < 0) break;
-        open(widest);
-    }
-    const auto index = std::int32_t(nodes_.size());
-    nodes_.emplace_back();
-    constexpr Scalar infinity = std::numeric_limits<Scalar>::infinity();
-    std::array<Aabb<Scalar>, 4> boxes;
-    boxes.fill({Vec3<Scalar>(infinity), Vec3<Scalar>(-infinity)});  // empty slots: met by no ray
-    Node node{};
-    for (int i = 0; i < count; ++i) {
-        const Child& child = children[std::size_t(i)];
-        boxes[std::size_t(i)] = child.box;
-        node.children[i] = child.isItem ? Slot{~child.index} : fold(child.index, binary);
-    }
-    node.boxes = toLanes(boxes);
-    nodes_[std::size_t(index)] = node;
-    return Slot{index};
+    tree_ = WideBvh(boxes);
+    items_.reserve(items.size());
+    for (const std::int32_t i : tree_.order())
+        items_.push_back(std::move(items[std::size_t(i)]));
 }
 
 }  // namespace analytic::raycast
