@@ -11,6 +11,7 @@
 #include "analytic/geometry/ray_box.hpp"
 #include "narrowphase/mesh_triangles.hpp"
 #include "raycast/dbvt_walk.hpp"
+#include "raycast/mesh_tree.hpp"
 #include "raycast/triangle_reporter.hpp"
 
 namespace analytic::raycast {
@@ -28,15 +29,6 @@ struct BvhMembers : btQuantizedBvh {
     static constexpr QuantizedNodeArray btQuantizedBvh::*quantizedNodes =
         &BvhMembers::m_quantizedContiguousNodes;
 };
-
-// How much to grow a tree's boxes so that rounding in the ray's coordinates and in the slab test
-// never drops a box the ray touches (a triangle whose vertex lies on its box's face must still be
-// tested, or a ray through that vertex could slip through): a few rounding units of the largest
-// coordinate involved.
-Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
-    return 8 * unitRoundoff<Scalar> *
-           (treeExtent + maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction));
-}
 
 // The trees of btQuantizedBvh in their stackless layout: the nodes in depth-first order, each internal
 // node followed by its first child, its second child after the first child's subtree.
@@ -151,26 +143,30 @@ void walkFrontToBack(const Tree& tree, const Scalar& running, VisitLeaf visitLea
 
 }  // namespace
 
-void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const btConcaveShape& mesh,
-                     const btTransform& transform, Callback& callback) {
-    const btBvhTriangleMeshShape* bvhMesh = nullptr;
-    btVector3 scaling(1, 1, 1);  // a btScaledBvhTriangleMeshShape's, on top of its mesh's own
+const btBvhTriangleMeshShape* unscaledMeshOf(const btConcaveShape& mesh, btVector3& scaling) {
+    scaling.setValue(1, 1, 1);
     switch (mesh.getShapeType()) {
         case TRIANGLE_MESH_SHAPE_PROXYTYPE:
-            bvhMesh = static_cast<const btBvhTriangleMeshShape*>(&mesh);
-            break;
+            return static_cast<const btBvhTriangleMeshShape*>(&mesh);
         case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE: {
             const auto& scaled = static_cast<const btScaledBvhTriangleMeshShape&>(mesh);
-            bvhMesh = scaled.getChildShape();
             scaling = scaled.getLocalScaling();
-            break;
+            return scaled.getChildShape();
         }
         default:
-            return;
+            return nullptr;
     }
+}
+
+void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const MeshTarget& mesh,
+                     Callback& callback) {
+    btVector3 scaling;  // a btScaledBvhTriangleMeshShape's, on top of its mesh's own
+    const btBvhTriangleMeshShape* bvhMesh = unscaledMeshOf(*mesh.shape, scaling);
+    if (!bvhMesh) return;
     // getOptimizedBvh has no const overload; the walk only reads.
     const btOptimizedBvh* bvh = const_cast<btBvhTriangleMeshShape*>(bvhMesh)->getOptimizedBvh();
     if (!bvh) return;
+    const btTransform& transform = mesh.transform;
     // The segment where the tree and the vertices are (the unscaled mesh's frame): the map is affine,
     // so fractions are the same there.
     const RayPath<Scalar> meshRay = segmentRay(toGlm(transform.invXform(segment.from) / scaling),
@@ -179,6 +175,7 @@ void castAgainstMesh(const Segment& segment, const btCollisionObject& object, co
     if (!watertight) return;
     TriangleReporter reporter(*watertight, object, scaling, transform.getBasis(), callback);
     if (!(reporter.running() > 0)) return;
+    if (mesh.tree && mesh.tree->cast(meshRay, reporter)) return;
     narrowphase::BvhTriangles<TriangleReporter> triangles(*bvhMesh->getMeshInterface(), btVector3(1, 1, 1),
                                                           reporter);
     const auto walk = [&](const auto& tree) {

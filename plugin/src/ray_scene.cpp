@@ -1,12 +1,51 @@
 #include "raycast/ray_scene.hpp"
 
 #include <cstdint>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
-namespace analytic::raycast {
+#include "raycast/mesh_raycast.hpp"
 
-RayScene::RayScene(const btCollisionWorld& world) {
+namespace analytic {
+
+struct MeshTreeCache::Trees {
+    std::mutex mutex;
+    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> byMesh;
+};
+
+MeshTreeCache::MeshTreeCache() : trees_(std::make_unique<Trees>()) {}
+MeshTreeCache::~MeshTreeCache() = default;
+
+std::size_t MeshTreeCache::size() const {
+    const std::lock_guard lock(trees_->mutex);
+    return trees_->byMesh.size();
+}
+
+namespace raycast {
+
+RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees) {
+    std::unique_lock<std::mutex> cacheLock;
+    if (meshTrees) cacheLock = std::unique_lock(meshTrees->trees_->mutex);
+    // The trees of this world's meshes, found in the cache (when their data are unchanged) or built.
+    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const MeshTree>> treeOf;
+    const auto attachTree = [&](RayTarget& target) {
+        auto* mesh = std::get_if<MeshTarget>(&target);
+        btVector3 scaling;
+        const btBvhTriangleMeshShape* unscaled = mesh ? unscaledMeshOf(*mesh->shape, scaling) : nullptr;
+        if (!unscaled) return;
+        const btStridingMeshInterface* data = unscaled->getMeshInterface();
+        std::shared_ptr<const MeshTree>& tree = treeOf[data];
+        if (!tree) {
+            auto& cached = meshTrees->trees_->byMesh;
+            const auto found = cached.find(data);
+            tree = found != cached.end() && found->second->matches(*data) ? found->second
+                                                                          : std::make_shared<MeshTree>(*data);
+            meshTrees_.push_back(tree);
+        }
+        mesh->tree = tree.get();
+    };
     const btCollisionObjectArray& objects = world.getCollisionObjectArray();
     std::vector<Item> items;
     std::vector<Aabb<Scalar>> boxes;
@@ -17,13 +56,16 @@ RayScene::RayScene(const btCollisionWorld& world) {
         if (!proxy) continue;  // not in the broadphase: no ray of Bullet's meets it either
         items.push_back({objects[i], proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask,
                          rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
+        if (meshTrees) attachTree(items.back().target);
         // The shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
         boxes.push_back(boxOf(*objects[i]));
     }
+    if (meshTrees) meshTrees->trees_->byMesh = std::move(treeOf);
     tree_ = WideBvh(boxes);
     items_.reserve(items.size());
     for (const std::int32_t i : tree_.order())
         items_.push_back(std::move(items[std::size_t(i)]));
 }
 
-}  // namespace analytic::raycast
+}  // namespace raycast
+}  // namespace analytic

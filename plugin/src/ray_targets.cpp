@@ -166,9 +166,7 @@ void castAgainstTarget(const Segment& segment, const btCollisionObject& object, 
         Overloaded{
             [&](const PlaneTarget& plane) { castAgainstPlane(segment, object, plane.plane, callback); },
             [&](const CompoundTarget& compound) { castAgainstCompound(segment, object, compound, callback); },
-            [&](const MeshTarget& mesh) {
-                castAgainstMesh(segment, object, *mesh.shape, mesh.transform, callback);
-            },
+            [&](const MeshTarget& mesh) { castAgainstMesh(segment, object, mesh, callback); },
             [&](const HeightfieldTarget& terrain) {
                 castAgainstHeightfield(segment, object, *terrain.shape, terrain.transform, callback);
             },

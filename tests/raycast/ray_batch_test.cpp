@@ -1,6 +1,7 @@
 // analytic::rayTestBatch and rayTestBatchAllHits (issue 4): every ray's answer is the one analytic::rayTest
 // gives it with Bullet's callbacks (filtered by the ray's group and mask, its shooter ignored), whatever
-// the number of threads, bit for bit; nothing is kept from one batch to the next.
+// the number of threads, bit for bit; nothing is kept from one batch to the next but meshes' trees in a
+// MeshTreeCache, which follow their meshes' data.
 #include <btBulletCollisionCommon.h>
 #include <gtest/gtest.h>
 
@@ -286,6 +287,63 @@ TEST(RayBatch, NothingIsKeptBetweenBatches) {
     scene.world().removeCollisionObject(&sphere);
     rayTestBatch(scene.world(), rays, hits);
     EXPECT_EQ(hits[0].object, nullptr);
+}
+
+// With a MeshTreeCache, a batch casts against the meshes' trees of our own, with rayTest's answers; a
+// tree is kept while its mesh's data are unchanged and built again when they change in place (refit in
+// Bullet's tree or not); a batch drops the trees of the meshes its world no longer holds.
+TEST(RayBatch, MeshTreesFollowTheirMeshesData) {
+    MixedWorld scene(46);
+    MeshTreeCache cache;
+    const std::vector<Ray> rays = scene.randomRays(20000);
+    std::vector<RayHit> cached(rays.size());
+    rayTestBatch(scene.world(), rays, cached, {0, &cache});
+    EXPECT_EQ(cache.size(), 15u);  // the world's meshes, each with data of its own
+    int ties = 0, meshHits = 0;
+    expectClosestAsSequential(scene.world(), rays, cached, ties);
+    for (const RayHit& hit : cached)
+        meshHits +=
+            hit.object && hit.object->getCollisionShape()->getShapeType() == TRIANGLE_MESH_SHAPE_PROXYTYPE;
+    EXPECT_GT(meshHits, 500);
+    EXPECT_LT(ties, 100);
+
+    GridMesh data;
+    data.addFlatGrid(4, 4, 1, btVector3(-2, 0, -2));
+    btBvhTriangleMeshShape shape(&data.array(), true);
+    btCollisionObject mesh;
+    mesh.setCollisionShape(&shape);
+    mesh.setWorldTransform(translation(0, 300, 0));
+    scene.world().addCollisionObject(&mesh);
+    scene.world().updateAabbs();
+    const std::vector<Ray> down{
+        {btVector3(btScalar(0.3), 310, btScalar(0.6)), btVector3(btScalar(0.3), 290, btScalar(0.6))}};
+    std::vector<RayHit> hit(1);
+    const auto castDown = [&] {
+        rayTestBatch(scene.world(), down, hit, {1, &cache});
+        btCollisionWorld::ClosestRayResultCallback sequential(down[0].from, down[0].to);
+        rayTest(scene.world(), down[0].from, down[0].to, sequential);
+        EXPECT_EQ(hit[0].object, &mesh);
+        EXPECT_EQ(hit[0].fraction, sequential.m_closestHitFraction);
+        return double(hit[0].fraction);
+    };
+    EXPECT_NEAR(castDown(), 0.5, 1e-6);
+    EXPECT_EQ(cache.size(), 16u);
+    const auto raiseBy = [&](btScalar height) {
+        std::vector<btScalar>& coordinates = data.coordinates(0);
+        for (std::size_t y = 1; y < coordinates.size(); y += 3)
+            coordinates[y] += height;
+    };
+    raiseBy(1);  // in place, Bullet's tree refit
+    shape.refitTree(btVector3(-3, -3, -3), btVector3(3, 3, 3));
+    scene.world().updateAabbs();
+    EXPECT_NEAR(castDown(), 0.45, 1e-6);
+    raiseBy(-2);  // in place, Bullet's tree left as it was: the vertical ray still meets its boxes
+    EXPECT_NEAR(castDown(), 0.55, 1e-6);
+    EXPECT_EQ(cache.size(), 16u);
+    scene.world().removeCollisionObject(&mesh);
+    rayTestBatch(scene.world(), down, hit, {1, &cache});
+    EXPECT_EQ(hit[0].object, nullptr);
+    EXPECT_EQ(cache.size(), 15u);
 }
 
 TEST(RayBatch, InvalidInput) {

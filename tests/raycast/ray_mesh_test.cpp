@@ -4,7 +4,8 @@
 // random meshes (bumpy grid terrains like scene M's, random triangle soups with slivers) and random
 // rays; Bullet's own btCollisionWorld::rayTestSingle beside it where Bullet is within its tolerance;
 // watertightness at shared edges and vertices; the flags from both sides; all-hits completeness, early
-// termination and a caller's starting fraction; part ids of a two-part mesh with 16-bit indices.
+// termination and a caller's starting fraction; part ids of a two-part mesh with 16-bit indices. Each
+// test runs through Bullet's own tree and through the mesh's tree of our own (raycast::MeshTree).
 //
 // The reference works in the frame of the unscaled mesh's vertices (the segment mapped there exactly,
 // where fractions are the same). Bounds, with u the unit roundoff of btScalar and S the scale of a ray
@@ -39,6 +40,7 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "raycast/mesh_raycast.hpp"
+#include "raycast/mesh_tree.hpp"
 #include "support/test_support.hpp"
 #include "support/triangle_rays.hpp"
 
@@ -148,10 +150,12 @@ void addSoup(MeshData& data, Random& random, int count, double extent) {
 
 // A mesh shape over the data (quantized tree or not), scaled by a btScaledBvhTriangleMeshShape unless
 // the scaling is 1, in an object at a place.
+enum class MeshWalk { BulletTree, OwnTree };
+
 class MeshCase {
 public:
     MeshCase(std::unique_ptr<MeshData> data, bool quantized, const btVector3& scaling,
-             const btTransform& place)
+             const btTransform& place, MeshWalk walk)
         : data_(std::move(data)),
           bvh_(std::make_unique<btBvhTriangleMeshShape>(&data_->array(), quantized)),
           scaling_(scaling) {
@@ -160,6 +164,7 @@ public:
         shape_ = scaled_ ? static_cast<btConcaveShape*>(scaled_.get()) : bvh_.get();
         object_.setCollisionShape(shape_);
         object_.setWorldTransform(place);
+        if (walk == MeshWalk::OwnTree) ownTree_ = std::make_unique<raycast::MeshTree>(data_->array());
     }
 
     const MeshData& data() const { return *data_; }
@@ -167,6 +172,7 @@ public:
     btCollisionObject& object() { return object_; }
     const btTransform& place() const { return object_.getWorldTransform(); }
     const btVector3& scaling() const { return scaling_; }
+    const raycast::MeshTree* ownTree() const { return ownTree_.get(); }  // null: Bullet's tree is walked
 
 private:
     std::unique_ptr<MeshData> data_;
@@ -175,6 +181,7 @@ private:
     btVector3 scaling_;
     btConcaveShape* shape_;
     btCollisionObject object_;
+    std::unique_ptr<raycast::MeshTree> ownTree_;
 };
 
 // ---- Casting --------------------------------------------------------------------------------------
@@ -182,8 +189,17 @@ private:
 void castOurs(MeshCase& mesh, const btVector3& from, const btVector3& to,
               btCollisionWorld::RayResultCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
-    raycast::castAgainstMesh(segment, mesh.object(), mesh.shape(), mesh.place(), callback);
+    raycast::castAgainstMesh(segment, mesh.object(), {&mesh.shape(), mesh.place(), mesh.ownTree()}, callback);
 }
+
+// Every test runs twice: through Bullet's own tree (analytic::rayTest's path) and through the mesh's
+// tree of our own (a batch's, with a MeshTreeCache).
+class RayMesh : public ::testing::TestWithParam<MeshWalk> {};
+
+INSTANTIATE_TEST_SUITE_P(Walks, RayMesh, ::testing::Values(MeshWalk::BulletTree, MeshWalk::OwnTree),
+                         [](const auto& info) {
+                             return info.param == MeshWalk::OwnTree ? "OwnTree" : "BulletTree";
+                         });
 
 // ---- Reference ------------------------------------------------------------------------------------
 
@@ -290,39 +306,39 @@ std::unique_ptr<MeshData> soup(std::uint64_t seed, int count, double extent) {
     return data;
 }
 
-TEST(RayMesh, TerrainQuantizedAgainstReference) {
+TEST_P(RayMesh, TerrainQuantizedAgainstReference) {
     Random random(401);
-    MeshCase mesh(terrain(16, 1), true, btVector3(1, 1, 1), randomPlace(random, 20));
+    MeshCase mesh(terrain(16, 1), true, btVector3(1, 1, 1), randomPlace(random, 20), GetParam());
     const Tally tally = compareRandomRays(mesh, 402, 100000);
     expectGoodTally(tally, "terrain, quantized tree", 100000);
 }
 
-TEST(RayMesh, TerrainPlainTreeAgainstReference) {
+TEST_P(RayMesh, TerrainPlainTreeAgainstReference) {
     Random random(403);
-    MeshCase mesh(terrain(12, btScalar(1.5)), false, btVector3(1, 1, 1), randomPlace(random, 20));
+    MeshCase mesh(terrain(12, btScalar(1.5)), false, btVector3(1, 1, 1), randomPlace(random, 20), GetParam());
     const Tally tally = compareRandomRays(mesh, 404, 30000);
     expectGoodTally(tally, "terrain, plain tree", 30000);
 }
 
-TEST(RayMesh, SoupAgainstReference) {
+TEST_P(RayMesh, SoupAgainstReference) {
     Random random(405);
-    MeshCase mesh(soup(406, 400, 6), true, btVector3(1, 1, 1), randomPlace(random, 20));
+    MeshCase mesh(soup(406, 400, 6), true, btVector3(1, 1, 1), randomPlace(random, 20), GetParam());
     const Tally tally = compareRandomRays(mesh, 407, 100000);
     expectGoodTally(tally, "soup", 100000);
 }
 
-TEST(RayMesh, ScaledTerrainAgainstReference) {
+TEST_P(RayMesh, ScaledTerrainAgainstReference) {
     Random random(408);
     MeshCase mesh(terrain(16, 1), true, btVector3(btScalar(2.5), btScalar(0.4), btScalar(1.5)),
-                  randomPlace(random, 20));
+                  randomPlace(random, 20), GetParam());
     const Tally tally = compareRandomRays(mesh, 409, 50000);
     expectGoodTally(tally, "scaled terrain", 50000);
 }
 
-TEST(RayMesh, MirroredScaledSoupAgainstReference) {
+TEST_P(RayMesh, MirroredScaledSoupAgainstReference) {
     Random random(410);
     MeshCase mesh(soup(411, 400, 6), true, btVector3(btScalar(-1.5), btScalar(0.7), btScalar(2)),
-                  randomPlace(random, 20));
+                  randomPlace(random, 20), GetParam());
     const Tally tally = compareRandomRays(mesh, 412, 50000);
     expectGoodTally(tally, "mirrored scaled soup", 50000);
 }
@@ -342,7 +358,7 @@ btVector3 nearVertical(Random& random, const btTransform& place, double maxAngle
 // degrees of level and the segments within 30 degrees of the vertical, so each one crosses it exactly
 // once, there. None may slip through, plain, scaled non-uniformly, mirrored, placed anywhere; Bullet's
 // misses are counted.
-TEST(RayMesh, WatertightAtSharedEdgesAndVertices) {
+TEST_P(RayMesh, WatertightAtSharedEdgesAndVertices) {
     Random random(420);
     const btVector3 scalings[] = {btVector3(1, 1, 1), btVector3(btScalar(2.5), btScalar(0.4), btScalar(1.5)),
                                   btVector3(1, -1, 1), btVector3(btScalar(-1.5), 1, 2)};
@@ -350,7 +366,7 @@ TEST(RayMesh, WatertightAtSharedEdgesAndVertices) {
         for (const bool placed : {false, true}) {
             const btTransform place = placed ? randomPlace(random, 30) : btTransform::getIdentity();
             // The plain tree where placed: its boxes are the triangles' own, shared vertices on their faces.
-            MeshCase mesh(terrain(8, btScalar(0.7)), !placed, scaling, place);
+            MeshCase mesh(terrain(8, btScalar(0.7)), !placed, scaling, place, GetParam());
             const Real inner = Real(8 * 0.7 / 2) - Real(1e-3);  // shared vertices and edges lie within
             Misses ours;
             long bulletMissed = 0;
@@ -388,7 +404,7 @@ TEST(RayMesh, WatertightAtSharedEdgesAndVertices) {
 // the unscaled front (+y here), so a mirror across y turns it down. Hit or not as Bullet's; the normal
 // as Bullet's on the unscaled mesh (Bullet gives a scaled mesh the unscaled triangle's normal, which a
 // mirror turns away from the origin).
-TEST(RayMesh, FlagsFromBothSides) {
+TEST_P(RayMesh, FlagsFromBothSides) {
     Random random(430);
     const btVector3 scalings[] = {btVector3(1, 1, 1), btVector3(2, btScalar(-0.5), 1), btVector3(-1, 1, 1)};
     long checked = 0;
@@ -396,7 +412,7 @@ TEST(RayMesh, FlagsFromBothSides) {
         auto data = std::make_unique<MeshData>();
         addGrid(*data, 6, 6, 1, btVector3(-3, 0, -3), [](btScalar, btScalar) { return btScalar(0); });
         const btTransform place = randomPlace(random, 10);
-        MeshCase mesh(std::move(data), true, scaling, place);
+        MeshCase mesh(std::move(data), true, scaling, place, GetParam());
         const btVector3 front = place.getBasis() * btVector3(0, scaling.y() > 0 ? 1 : -1, 0);
         for (int i = 0; i < 200; ++i) {
             const btVector3 aim = place * (btVector3(btScalar(random.uniform(-2.9, 2.9)), 0,
@@ -434,9 +450,9 @@ std::unique_ptr<MeshData> twoLayers() {
 }
 
 // The two-layer mesh against the reference (part ids included) and Bullet, and both parts are reported.
-TEST(RayMesh, TwoPartsWithShortIndicesAgainstReference) {
+TEST_P(RayMesh, TwoPartsWithShortIndicesAgainstReference) {
     Random random(440);
-    MeshCase mesh(twoLayers(), true, btVector3(1, 1, 1), randomPlace(random, 10));
+    MeshCase mesh(twoLayers(), true, btVector3(1, 1, 1), randomPlace(random, 10), GetParam());
     const Tally tally = compareRandomRays(mesh, 441, 20000);
     expectGoodTally(tally, "two parts, 16-bit indices", 20000);
     long partHits[2] = {0, 0};
@@ -459,9 +475,9 @@ TEST(RayMesh, TwoPartsWithShortIndicesAgainstReference) {
 // Bullet's AllHitsRayResultCallback through both layers gets one hit per layer crossed, as many as the
 // reference and as Bullet's, with Bullet's fractions (where Bullet is within its tolerance: away from
 // edges); a callback answering 0 after the first report gets that one only, as from Bullet.
-TEST(RayMesh, AllHitsThroughLayersAndEarlyTermination) {
+TEST_P(RayMesh, AllHitsThroughLayersAndEarlyTermination) {
     Random random(450);
-    MeshCase mesh(twoLayers(), true, btVector3(1, 1, 1), randomPlace(random, 10));
+    MeshCase mesh(twoLayers(), true, btVector3(1, 1, 1), randomPlace(random, 10), GetParam());
     const Reference reference(mesh);
     long compared = 0, throughBoth = 0;
     for (int i = 0; i < 2000; ++i) {
@@ -492,8 +508,8 @@ TEST(RayMesh, AllHitsThroughLayersAndEarlyTermination) {
 
 // A segment of length zero or with a non-finite end, and a callback whose fraction is already 0, get
 // nothing.
-TEST(RayMesh, DegenerateSegmentsGetNothing) {
-    MeshCase mesh(terrain(4, 1), true, btVector3(1, 1, 1), btTransform::getIdentity());
+TEST_P(RayMesh, DegenerateSegmentsGetNothing) {
+    MeshCase mesh(terrain(4, 1), true, btVector3(1, 1, 1), btTransform::getIdentity(), GetParam());
     expectNothingFromDegenerateSegments(
         [&](const btVector3& from, const btVector3& to, Recorder& all) { castOurs(mesh, from, to, all); });
     Recorder stopped(Mode::AllHits, 0, 0);

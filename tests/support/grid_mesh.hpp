@@ -58,6 +58,8 @@ public:
     }
 
     btTriangleIndexVertexArray& array() { return array_; }
+    // A part's coordinates (x, y, z per vertex), for changing the mesh in place.
+    std::vector<btScalar>& coordinates(std::size_t part) { return parts_[part]->vertices; }
 
 private:
     struct Part {

@@ -4,15 +4,18 @@
 //
 // For each batch, the objects of the world's broadphase are gathered once into a four-wide
 // bounding-volume hierarchy of their shapes' boxes, with the shapes the geometry core models placed in
-// the world: nothing is cached from one batch to the next, so the world may change freely between
-// batches (not during one). Shapes the core does not model are cast with Bullet's own rayTestSingle, as
-// rayTest does. The snapshot is made on the calling thread; the rays are then shared out in chunks.
+// the world: nothing of the world is kept from one batch to the next, so it may change freely between
+// batches (not during one), except triangle meshes' trees in a MeshTreeCache the caller passes, each
+// checked against its mesh's data at every batch. Shapes the core does not model are cast with Bullet's own
+// rayTestSingle, as rayTest does. The snapshot is made on the calling thread; the rays are then shared out in
+// chunks.
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
 #include <LinearMath/btVector3.h>
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -44,8 +47,36 @@ struct RayHit {
     int index = -1;
 };
 
+namespace raycast {
+class RayScene;
+}
+
+// Trees of our own over triangle meshes (btBvhTriangleMeshShape, also under a
+// btScaledBvhTriangleMeshShape), built by the batches given the cache and kept for the next ones:
+// casting through Bullet's own mesh tree waits on a cache miss at nearly every level. A tree holds a
+// copy of the mesh data it was built from (vertex and index bytes, types, strides, counts, scaling) and
+// is used only while the mesh's data equal that copy byte for byte, compared once per batch; any change
+// makes a new tree. A batch drops the trees of the meshes its world does not hold, so the cache holds the
+// meshes of the world last cast at: keep one per world. Batches on several threads may share one; they
+// take turns at their snapshots.
+class MeshTreeCache {
+public:
+    MeshTreeCache();
+    ~MeshTreeCache();
+    MeshTreeCache(const MeshTreeCache&) = delete;
+    MeshTreeCache& operator=(const MeshTreeCache&) = delete;
+
+    std::size_t size() const;  // the meshes it holds a tree of
+
+private:
+    friend class raycast::RayScene;
+    struct Trees;
+    std::unique_ptr<Trees> trees_;
+};
+
 struct BatchOptions {
-    unsigned threads = 0;  // 0: one per core (std::thread::hardware_concurrency)
+    unsigned threads = 0;                // 0: one per core (std::thread::hardware_concurrency)
+    MeshTreeCache* meshTrees = nullptr;  // null: meshes are cast through Bullet's own trees
 };
 
 // The closest hit of each ray: hits[i] for rays[i]. hits must be as long as rays (std::invalid_argument

@@ -5,11 +5,22 @@
 #pragma once
 
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btConcaveShape.h>
 
+#include "analytic/geometry/numeric.hpp"
 #include "ray_targets.hpp"
 
 namespace analytic::raycast {
+
+// How much to grow a tree's boxes so that rounding in the ray's coordinates and in the slab test
+// never drops a box the ray touches (a triangle whose vertex lies on its box's face must still be
+// tested, or a ray through that vertex could slip through): a few rounding units of the largest
+// coordinate involved.
+inline Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
+    return 8 * unitRoundoff<Scalar> *
+           (treeExtent + maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction));
+}
 
 // Casts the segment against a BVH mesh (TRIANGLE_MESH_SHAPE_PROXYTYPE or
 // SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE; other shapes are not hit) placed by transform, reporting to the
@@ -27,7 +38,12 @@ namespace analytic::raycast {
 //   front side is Bullet's: the image of the unscaled triangle's front;
 // - the BVH is walked nearest box first, so AllHits receives the triangles in another order.
 // A mesh without its BVH (built with buildBvh false) is hit nowhere: Bullet's ray test dereferences it.
-void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const btConcaveShape& mesh,
-                     const btTransform& transform, btCollisionWorld::RayResultCallback& callback);
+// With a tree of our own (mesh.tree), that tree is walked instead of Bullet's, with the same results.
+void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const MeshTarget& mesh,
+                     btCollisionWorld::RayResultCallback& callback);
+
+// The btBvhTriangleMeshShape of a BVH mesh shape (itself, or the one a btScaledBvhTriangleMeshShape
+// scales) and the scaling it is placed with on top of its own (1 for the first); null for other shapes.
+const btBvhTriangleMeshShape* unscaledMeshOf(const btConcaveShape& mesh, btVector3& scaling);
 
 }  // namespace analytic::raycast

@@ -6,11 +6,14 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
+#include "analytic/ray_batch.hpp"
 #include "dbvt_walk.hpp"
+#include "mesh_tree.hpp"
 #include "ray_targets.hpp"
 #include "wide_bvh.hpp"
 
@@ -25,7 +28,9 @@ public:
         RayTarget target;
     };
 
-    explicit RayScene(const btCollisionWorld& world);
+    // meshTrees (null: none) gives the BVH meshes' targets their trees (mesh_tree.hpp), built when it
+    // has none for a mesh's data, and is left with those of this world's meshes only.
+    RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees);
 
     // Calls visit(item) for the items whose boxes the ray meets, nearest first within each node, skipping
     // what it enters beyond the callback's closest hit so far; stops when visit returns false.
@@ -39,6 +44,7 @@ public:
 private:
     std::vector<Item> items_;  // in the tree's order
     WideBvh tree_;
+    std::vector<std::shared_ptr<const MeshTree>> meshTrees_;  // those the items' targets point to
 };
 
 }  // namespace analytic::raycast

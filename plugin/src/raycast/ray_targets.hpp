@@ -33,11 +33,14 @@ struct CompoundTarget {
     btTransform transform;
 };
 
+class MeshTree;
+
 // A BVH triangle mesh (btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape): exact and watertight
-// (mesh_raycast.hpp).
+// (mesh_raycast.hpp), through its tree of our own when a batch's cache has one (mesh_tree.hpp).
 struct MeshTarget {
     const btConcaveShape* shape;
     btTransform transform;
+    const MeshTree* tree = nullptr;
 };
 
 // A heightfield (btHeightfieldTerrainShape): exact and watertight (heightfield_raycast.hpp).

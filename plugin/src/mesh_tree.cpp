@@ -1,0 +1,118 @@
+#include "raycast/mesh_tree.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include "analytic/geometry/numeric.hpp"
+#include "analytic/geometry/ray_box.hpp"
+#include "narrowphase/mesh_triangles.hpp"
+#include "raycast/mesh_raycast.hpp"
+
+namespace analytic::raycast {
+namespace {
+
+// The boxes are grown once, by roundingPadding's bound for rays whose coordinates (in the mesh's frame)
+// reach this many times the mesh's largest one: 1.2e-4 of the mesh's extent in float, 2.3e-13 in double,
+// a box's worth of culling kept. Rays reaching farther walk Bullet's tree, padded per ray.
+constexpr Scalar paddedReach = 256;
+
+std::size_t scalarSize(PHY_ScalarType type) {
+    switch (type) {
+        case PHY_DOUBLE:
+            return sizeof(double);
+        case PHY_SHORT:
+            return sizeof(short);
+        case PHY_UCHAR:
+            return 1;
+        default:  // PHY_FLOAT, PHY_INTEGER
+            return 4;
+    }
+}
+
+// The bytes of count records of stride bytes whose first three values of this type are read: the
+// last record's are the last bytes read (its padding may lie past the caller's array).
+std::vector<unsigned char> bytesOf(const unsigned char* base, int count, int stride, PHY_ScalarType type) {
+    if (count <= 0) return {};
+    const std::size_t size = std::size_t(count - 1) * std::size_t(stride) + 3 * scalarSize(type);
+    return std::vector<unsigned char>(base, base + size);
+}
+
+void grow(Aabb<Scalar>& box, const Vec3<Scalar>& point) {
+    box.min = glm::min(box.min, point);
+    box.max = glm::max(box.max, point);
+}
+
+}  // namespace
+
+MeshTree::Part MeshTree::partOf(const btStridingMeshInterface& mesh, int part) {
+    const unsigned char *vertexBase, *indexBase;
+    Part data{};
+    mesh.getLockedReadOnlyVertexIndexBase(&vertexBase, data.vertexCount, data.vertexType, data.vertexStride,
+                                          &indexBase, data.indexStride, data.triangleCount, data.indexType,
+                                          part);
+    data.vertexBytes = bytesOf(vertexBase, data.vertexCount, data.vertexStride, data.vertexType);
+    data.indexBytes = bytesOf(indexBase, data.triangleCount, data.indexStride, data.indexType);
+    mesh.unLockReadOnlyVertexBase(part);
+    return data;
+}
+
+bool MeshTree::matches(const btStridingMeshInterface& mesh) const {
+    if (mesh.getNumSubParts() != int(parts_.size()) || !(mesh.getScaling() == scaling_)) return false;
+    for (int part = 0; part < mesh.getNumSubParts(); ++part)
+        if (!(partOf(mesh, part) == parts_[std::size_t(part)])) return false;
+    return true;
+}
+
+MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScaling()) {
+    std::vector<Triangle<Scalar>> triangles;
+    std::vector<TriangleName> names;
+    std::vector<Aabb<Scalar>> boxes;
+    // The triangles as every other cast reads them (the mesh's scaling applied).
+    const auto collect = [&](const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
+        triangles.push_back(triangle);
+        names.push_back({partId, triangleIndex});
+        Aabb<Scalar> box{triangle.a, triangle.a};
+        grow(box, triangle.b);
+        grow(box, triangle.c);
+        boxes.push_back(box);
+        extent_ = std::max({extent_, maxAbsComponent(box.min), maxAbsComponent(box.max)});
+    };
+    {
+        narrowphase::BvhTriangles<decltype(collect)> reader(mesh, btVector3(1, 1, 1), collect);
+        for (int part = 0; part < mesh.getNumSubParts(); ++part) {
+            parts_.push_back(partOf(mesh, part));
+            for (int triangle = 0; triangle < parts_.back().triangleCount; ++triangle)
+                reader.processNode(part, triangle);
+        }
+    }
+    // roundingPadding for the largest ray the padding serves (see paddedReach).
+    padding_ = 8 * unitRoundoff<Scalar> * (extent_ + paddedReach * extent_);
+    for (Aabb<Scalar>& box : boxes) {
+        box.min -= padding_;
+        box.max += padding_;
+    }
+    tree_ = WideBvh(boxes);
+    triangles_.reserve(triangles.size());
+    names_.reserve(names.size());
+    for (const std::int32_t i : tree_.order()) {
+        triangles_.push_back(triangles[std::size_t(i)]);
+        names_.push_back(names[std::size_t(i)]);
+    }
+}
+
+bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const {
+    if (roundingPadding(meshRay, extent_) > padding_) return false;
+    const std::optional<SlabRay<Scalar>> slab = makeSlabRay(meshRay);
+    if (!slab) return true;
+    // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.
+    tree_.walk(
+        *slab, [&] { return std::min(reporter.running(), Scalar(1)); },
+        [&](std::size_t triangle) {
+            reporter(triangles_[triangle], names_[triangle].partId, names_[triangle].triangleIndex);
+            return reporter.running() > 0;
+        });
+    return true;
+}
+
+}  // namespace analytic::raycast

@@ -1,0 +1,60 @@
+// A triangle mesh's own four-wide tree (wide_bvh.hpp) over its triangles, for batches of rays: built
+// once from the mesh's data and kept in the caller's analytic::MeshTreeCache between batches. Walking
+// Bullet's btQuantizedBvh (binary, in depth-first order) waits on a cache miss at nearly every level.
+//
+// A tree holds a copy of the data it was built from (every subpart's vertex and index bytes, their
+// types, strides and counts, and the mesh's scaling) and is used only while the mesh's data equal that
+// copy byte for byte (matches, checked once per batch): any change to the triangles, refit or not, makes
+// a new tree. The triangles are the mesh's whole data, whatever box Bullet's own tree was built for.
+#pragma once
+
+#include <BulletCollision/CollisionShapes/btStridingMeshInterface.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "analytic/geometry/primitives.hpp"
+#include "triangle_reporter.hpp"
+#include "wide_bvh.hpp"
+
+namespace analytic::raycast {
+
+class MeshTree {
+public:
+    explicit MeshTree(const btStridingMeshInterface& mesh);
+
+    // Whether the mesh's data are still those the tree was built from.
+    bool matches(const btStridingMeshInterface& mesh) const;
+
+    // Reports to the reporter the triangles the segment meshRay (in the unscaled mesh's frame, where
+    // the vertices are) crosses, nearest box first, as castAgainstMesh's walk of Bullet's tree does.
+    // False, with nothing reported, when the ray's coordinates are too large for the boxes' padding (see
+    // padding_): the caller walks Bullet's tree instead.
+    bool cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const;
+
+private:
+    // One subpart's data as getLockedReadOnlyVertexIndexBase gives them: counts, types and strides,
+    // then the bytes the triangles are read from.
+    struct Part {
+        int vertexCount, vertexStride, triangleCount, indexStride;
+        PHY_ScalarType vertexType, indexType;
+        std::vector<unsigned char> vertexBytes, indexBytes;
+
+        bool operator==(const Part&) const = default;
+    };
+    static Part partOf(const btStridingMeshInterface& mesh, int part);
+
+    struct TriangleName {
+        int partId, triangleIndex;
+    };
+
+    std::vector<Part> parts_;
+    btVector3 scaling_;
+    std::vector<Triangle<Scalar>> triangles_;  // in the tree's order, in the unscaled mesh's frame
+    std::vector<TriangleName> names_;          // in the tree's order
+    Scalar padding_ = 0;  // how much every box was grown for rounding (see mesh_tree.cpp)
+    Scalar extent_ = 0;   // the largest vertex coordinate
+    WideBvh tree_;
+};
+
+}  // namespace analytic::raycast
