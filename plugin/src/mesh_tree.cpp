@@ -1,8 +1,8 @@
 #include "raycast/mesh_tree.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
+#include <span>
 
 #include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/ray_box.hpp"
@@ -32,10 +32,10 @@ std::size_t scalarSize(PHY_ScalarType type) {
 
 // The bytes of count records of stride bytes whose first three values of this type are read: the
 // last record's are the last bytes read (its padding may lie past the caller's array).
-std::vector<unsigned char> bytesOf(const unsigned char* base, int count, int stride, PHY_ScalarType type) {
+std::span<const unsigned char> bytesOf(const unsigned char* base, int count, int stride,
+                                       PHY_ScalarType type) {
     if (count <= 0) return {};
-    const std::size_t size = std::size_t(count - 1) * std::size_t(stride) + 3 * scalarSize(type);
-    return std::vector<unsigned char>(base, base + size);
+    return {base, std::size_t(count - 1) * std::size_t(stride) + 3 * scalarSize(type)};
 }
 
 void grow(Aabb<Scalar>& box, const Vec3<Scalar>& point) {
@@ -45,23 +45,29 @@ void grow(Aabb<Scalar>& box, const Vec3<Scalar>& point) {
 
 }  // namespace
 
-MeshTree::Part MeshTree::partOf(const btStridingMeshInterface& mesh, int part) {
+template <class Use> void MeshTree::readPart(const btStridingMeshInterface& mesh, int part, Use use) {
     const unsigned char *vertexBase, *indexBase;
-    Part data{};
-    mesh.getLockedReadOnlyVertexIndexBase(&vertexBase, data.vertexCount, data.vertexType, data.vertexStride,
-                                          &indexBase, data.indexStride, data.triangleCount, data.indexType,
-                                          part);
-    data.vertexBytes = bytesOf(vertexBase, data.vertexCount, data.vertexStride, data.vertexType);
-    data.indexBytes = bytesOf(indexBase, data.triangleCount, data.indexStride, data.indexType);
+    Layout layout{};
+    mesh.getLockedReadOnlyVertexIndexBase(&vertexBase, layout.vertexCount, layout.vertexType,
+                                          layout.vertexStride, &indexBase, layout.indexStride,
+                                          layout.triangleCount, layout.indexType, part);
+    use(layout, bytesOf(vertexBase, layout.vertexCount, layout.vertexStride, layout.vertexType),
+        bytesOf(indexBase, layout.triangleCount, layout.indexStride, layout.indexType));
     mesh.unLockReadOnlyVertexBase(part);
-    return data;
 }
 
+// Compared in place, with the subpart locked: nothing is copied or allocated.
 bool MeshTree::matches(const btStridingMeshInterface& mesh) const {
     if (mesh.getNumSubParts() != int(parts_.size()) || !(mesh.getScaling() == scaling_)) return false;
-    for (int part = 0; part < mesh.getNumSubParts(); ++part)
-        if (!(partOf(mesh, part) == parts_[std::size_t(part)])) return false;
-    return true;
+    bool same = true;
+    for (int part = 0; part < mesh.getNumSubParts() && same; ++part) {
+        const Part& kept = parts_[std::size_t(part)];
+        readPart(mesh, part, [&](const Layout& layout, auto vertexBytes, auto indexBytes) {
+            same = layout == kept.layout && std::ranges::equal(vertexBytes, kept.vertexBytes) &&
+                   std::ranges::equal(indexBytes, kept.indexBytes);
+        });
+    }
+    return same;
 }
 
 MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScaling()) {
@@ -81,8 +87,12 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
     {
         narrowphase::BvhTriangles<decltype(collect)> reader(mesh, btVector3(1, 1, 1), collect);
         for (int part = 0; part < mesh.getNumSubParts(); ++part) {
-            parts_.push_back(partOf(mesh, part));
-            for (int triangle = 0; triangle < parts_.back().triangleCount; ++triangle)
+            readPart(mesh, part, [&](const Layout& layout, auto vertexBytes, auto indexBytes) {
+                parts_.push_back({layout,
+                                  {vertexBytes.begin(), vertexBytes.end()},
+                                  {indexBytes.begin(), indexBytes.end()}});
+            });
+            for (int triangle = 0; triangle < parts_.back().layout.triangleCount; ++triangle)
                 reader.processNode(part, triangle);
         }
     }

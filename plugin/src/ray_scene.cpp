@@ -60,7 +60,10 @@ RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees) {
         // The shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
         boxes.push_back(boxOf(*objects[i]));
     }
-    if (meshTrees) meshTrees->trees_->byMesh = std::move(treeOf);
+    if (meshTrees) {
+        meshTrees->trees_->byMesh = std::move(treeOf);
+        cacheLock.unlock();  // the trees this scene uses stay alive in meshTrees_
+    }
     tree_ = WideBvh(boxes);
     items_.reserve(items.size());
     for (const std::int32_t i : tree_.order())

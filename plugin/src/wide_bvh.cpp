@@ -198,9 +198,8 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
     }
     const auto index = std::int32_t(nodes_.size());
     nodes_.emplace_back();
-    constexpr Scalar infinity = std::numeric_limits<Scalar>::infinity();
     std::array<Aabb<Scalar>, 4> childBoxes;
-    childBoxes.fill({Vec3<Scalar>(infinity), Vec3<Scalar>(-infinity)});  // empty slots: met by no ray
+    childBoxes.fill(emptyBox());  // empty slots: met by no ray
     Node node{};
     for (int i = 0; i < count; ++i) {
         const Child& child = children[std::size_t(i)];

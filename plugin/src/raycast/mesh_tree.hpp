@@ -33,16 +33,20 @@ public:
     bool cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const;
 
 private:
-    // One subpart's data as getLockedReadOnlyVertexIndexBase gives them: counts, types and strides,
-    // then the bytes the triangles are read from.
-    struct Part {
+    // One subpart's layout as getLockedReadOnlyVertexIndexBase gives it: counts, types and strides.
+    struct Layout {
         int vertexCount, vertexStride, triangleCount, indexStride;
         PHY_ScalarType vertexType, indexType;
-        std::vector<unsigned char> vertexBytes, indexBytes;
 
-        bool operator==(const Part&) const = default;
+        bool operator==(const Layout&) const = default;
     };
-    static Part partOf(const btStridingMeshInterface& mesh, int part);
+    // A subpart as the tree was built from it: its layout and the bytes the triangles are read from.
+    struct Part {
+        Layout layout;
+        std::vector<unsigned char> vertexBytes, indexBytes;
+    };
+    // Calls use(layout, vertexBytes, indexBytes) with the subpart locked (the bytes as spans).
+    template <class Use> static void readPart(const btStridingMeshInterface& mesh, int part, Use use);
 
     struct TriangleName {
         int partId, triangleIndex;
