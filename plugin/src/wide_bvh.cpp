@@ -44,8 +44,14 @@ struct WideBvh::Built {
     std::int32_t children[2];
 };
 
-WideBvh::WideBvh(std::span<const Aabb<Scalar>> boxes) {
-    if (boxes.empty()) return;
+WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes) {
+    if (givenBoxes.empty()) return;
+    // A box with a NaN bound, or min > max, meets no ray: the walk's box test (rayEntriesIntoAabbs) takes
+    // only ordered boxes and the empty one.
+    std::vector<Aabb<Scalar>> usableBoxes(givenBoxes.begin(), givenBoxes.end());
+    for (Aabb<Scalar>& box : usableBoxes)
+        if (!glm::all(glm::lessThanEqual(box.min, box.max))) box = emptyBox();
+    const std::span<const Aabb<Scalar>> boxes(usableBoxes);
     order_.resize(boxes.size());
     std::iota(order_.begin(), order_.end(), 0);
     std::vector<Built> binary;

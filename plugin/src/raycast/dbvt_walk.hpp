@@ -47,6 +47,14 @@ public:
         ++size_;
     }
 
+    // Drops the count entries on top: a walk pushes every candidate, met or not, then drops the others,
+    // with no branch per candidate.
+    void discard(int count) {
+        for (; count > 0 && size_ > int(inlineEntries_.size()); --count, --size_)
+            overflow_.pop_back();
+        size_ -= count;
+    }
+
     Pending<Node> pop() {
         --size_;
         if (size_ < int(inlineEntries_.size())) return inlineEntries_[std::size_t(size_)];

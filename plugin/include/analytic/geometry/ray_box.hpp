@@ -9,6 +9,10 @@
 #include <limits>
 #include <optional>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "analytic/geometry/numeric.hpp"
 
 namespace analytic {
@@ -121,63 +125,96 @@ template <class T>
 // Four boxes side by side (structure of arrays), for testing a ray against the four at once, as a
 // four-wide tree's children. The lanes are SSE2 registers (GCC's vector extension, 16 bytes: four floats,
 // or two doubles, so two parts in double: wider vectors would be split by the compiler into scalar
-// code without AVX): lane l of part p of min[axis] is box p * partLanes + l's low bound on that axis. A
-// lane with min > max (an empty slot: +inf to -inf) or a NaN bound is never met.
+// code without AVX): lane l of part p of bounds[side][axis] is box p * partLanes + l's low (side 0) or
+// high (side 1) bound on that axis. Every lane's box is ordered (min <= max) and free of NaN, or the
+// empty slot (+inf to -inf), which no ray meets.
 namespace detail {
 template <class T> struct SseLanes;
 template <> struct SseLanes<float> { using type = float __attribute__((vector_size(16))); };
 template <> struct SseLanes<double> { using type = double __attribute__((vector_size(16))); };
+
+// Bit i set when lane i's sign bit is (a comparison's true lanes).
+inline unsigned signBits(SseLanes<float>::type lanes) {
+#if defined(__SSE2__)
+    return unsigned(_mm_movemask_ps(__m128(lanes)));
+#else
+    unsigned bits = 0;
+    for (int lane = 0; lane < 4; ++lane)
+        bits |= unsigned(std::signbit(lanes[lane])) << lane;
+    return bits;
+#endif
+}
+inline unsigned signBits(SseLanes<double>::type lanes) {
+#if defined(__SSE2__)
+    return unsigned(_mm_movemask_pd(__m128d(lanes)));
+#else
+    return unsigned(std::signbit(lanes[0])) | unsigned(std::signbit(lanes[1])) << 1;
+#endif
+}
 }  // namespace detail
 
 template <class T> struct AabbLanes {
     using Lanes = typename detail::SseLanes<T>::type;
     static constexpr int partLanes = int(sizeof(Lanes) / sizeof(T));
     static constexpr int parts = 4 / partLanes;
-    Lanes min[3][parts];
-    Lanes max[3][parts];
+    Lanes bounds[2][3][parts];
 };
 
 // The four boxes as lanes.
 template <class T> AabbLanes<T> toLanes(const std::array<Aabb<T>, 4>& boxes) {
     AabbLanes<T> lanes;
-    for (int axis = 0; axis < 3; ++axis) {
-        for (int part = 0; part < AabbLanes<T>::parts; ++part) {
-            typename AabbLanes<T>::Lanes low, high;
-            for (int lane = 0; lane < AabbLanes<T>::partLanes; ++lane) {
-                low[lane] = boxes[std::size_t(part * AabbLanes<T>::partLanes + lane)].min[axis];
-                high[lane] = boxes[std::size_t(part * AabbLanes<T>::partLanes + lane)].max[axis];
-            }
-            lanes.min[axis][part] = low;
-            lanes.max[axis][part] = high;
+    for (int box = 0; box < 4; ++box) {
+        const int part = box / AabbLanes<T>::partLanes, lane = box % AabbLanes<T>::partLanes;
+        for (int axis = 0; axis < 3; ++axis) {
+            lanes.bounds[0][axis][part][lane] = boxes[std::size_t(box)].min[axis];
+            lanes.bounds[1][axis][part][lane] = boxes[std::size_t(box)].max[axis];
         }
     }
     return lanes;
 }
 
-// rayEntryIntoAabb for the four boxes at once, lane by lane the same arithmetic (so the same results,
-// bit for bit): entries[i] for box i.
-template <class T> [[gnu::always_inline]] inline void rayEntriesIntoAabbs(const SlabRay<T>& ray,
-                                                                          const AabbLanes<T>& boxes,
-                                                                          T (&entries)[4]) {
+// A SlabRay spread over lanes once, for the many nodes one ray meets: the origin and reciprocal
+// direction in every lane, and the side (0 low, 1 high) of each axis's slab it enters through.
+template <class T> struct SlabRayLanes {
     using Lanes = typename AabbLanes<T>::Lanes;
-    for (int part = 0; part < AabbLanes<T>::parts; ++part) {
-        Lanes entry = Lanes{} * T(0), exit = Lanes{} + ray.maxT;
-        auto ordered = boxes.min[0][part] <= boxes.max[0][part];
+    Lanes origin[3];
+    Lanes inverseDirection[3];
+    int nearSide[3];
+
+    explicit SlabRayLanes(const SlabRay<T>& ray) {
         for (int axis = 0; axis < 3; ++axis) {
-            const bool throughHigh = detail::entersThroughHigh(ray.inverseDirection, axis);
-            const Lanes near = ((throughHigh ? boxes.max : boxes.min)[axis][part] - ray.origin[axis]) *
-                               ray.inverseDirection[axis];
-            const Lanes far = ((throughHigh ? boxes.min : boxes.max)[axis][part] - ray.origin[axis]) *
-                              ray.inverseDirection[axis];
-            entry = near > entry ? near : entry;
-            exit = far < exit ? far : exit;
-            if (axis > 0) ordered &= boxes.min[axis][part] <= boxes.max[axis][part];
+            origin[axis] = Lanes{} + ray.origin[axis];
+            inverseDirection[axis] = Lanes{} + ray.inverseDirection[axis];
+            nearSide[axis] = detail::entersThroughHigh(ray.inverseDirection, axis);
         }
-        const auto met = ordered & (entry <= exit);
-        const Lanes result = met ? entry : Lanes{} + std::numeric_limits<T>::quiet_NaN();
-        std::memcpy(entries + part * AabbLanes<T>::partLanes, &result,
-                    sizeof result);  // a store, no branches
     }
+};
+
+// rayEntryIntoAabb for the four boxes at once, with maxT for the ray's, lane by lane the same arithmetic
+// (so the same entries, bit for bit): returns the boxes met as bits (bit i: box i), and sets entries[i]
+// for those met, +inf for the others.
+template <class T>
+[[gnu::always_inline]] inline unsigned rayEntriesIntoAabbs(const SlabRayLanes<T>& ray, T maxT,
+                                                           const AabbLanes<T>& boxes, T (&entries)[4]) {
+    using Lanes = typename AabbLanes<T>::Lanes;
+    unsigned met = 0;
+    for (int part = 0; part < AabbLanes<T>::parts; ++part) {
+        Lanes entry = Lanes{} * T(0), exit = Lanes{} + maxT;
+        for (int axis = 0; axis < 3; ++axis) {
+            const int nearSide = ray.nearSide[axis];
+            const Lanes near =
+                (boxes.bounds[nearSide][axis][part] - ray.origin[axis]) * ray.inverseDirection[axis];
+            const Lanes far =
+                (boxes.bounds[1 - nearSide][axis][part] - ray.origin[axis]) * ray.inverseDirection[axis];
+            entry = near > entry ? near : entry;  // NaN (0 * inf) leaves the bound, as in rayEntryIntoAabb
+            exit = far < exit ? far : exit;
+        }
+        const auto isMet = entry <= exit;
+        const Lanes result = isMet ? entry : Lanes{} + std::numeric_limits<T>::infinity();
+        std::memcpy(entries + part * AabbLanes<T>::partLanes, &result, sizeof result);
+        met |= detail::signBits(Lanes(isMet)) << (part * AabbLanes<T>::partLanes);
+    }
+    return met;
 }
 
 // Whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
