@@ -35,6 +35,13 @@ glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm
 
 }  // namespace
 
+// The boxes a tree is built over, with what the build asks of each many times, computed once.
+struct WideBvh::Source {
+    std::span<const Aabb<Scalar>> boxes;
+    std::vector<glm::dvec3> centres;
+    std::vector<double> areas;  // halfArea
+};
+
 // A node of the binary tree the four-wide one is folded from: a leaf (children[0] < 0) holds items
 // [first, first + count).
 struct WideBvh::Built {
@@ -52,21 +59,29 @@ WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes) {
     for (Aabb<Scalar>& box : usableBoxes)
         if (!glm::all(glm::lessThanEqual(box.min, box.max))) box = emptyBox();
     const std::span<const Aabb<Scalar>> boxes(usableBoxes);
+    Source source{boxes, {}, {}};
+    source.centres.reserve(boxes.size());
+    source.areas.reserve(boxes.size());
+    for (const Aabb<Scalar>& box : boxes) {
+        source.centres.push_back(centreOf(box));
+        source.areas.push_back(halfArea(box));
+    }
     order_.resize(boxes.size());
     std::iota(order_.begin(), order_.end(), 0);
     std::vector<Built> binary;
     binary.reserve(boxes.size());
-    const std::int32_t root = buildBinary(boxes, 0, std::int32_t(boxes.size()), binary);
+    const std::int32_t root = buildBinary(source, 0, std::int32_t(boxes.size()), binary);
     nodes_.reserve(boxes.size() / 2 + 1);
     fold(root, binary, boxes);
 }
 
 // The binary subtree over the boxes order_[first, first + count), which it reorders; returns its index in
 // binary.
-std::int32_t WideBvh::buildBinary(std::span<const Aabb<Scalar>> boxes, std::int32_t first, std::int32_t count,
+std::int32_t WideBvh::buildBinary(const Source& source, std::int32_t first, std::int32_t count,
                                   std::vector<Built>& binary) {
     const auto ids = std::span(order_).subspan(std::size_t(first), std::size_t(count));
-    const auto boxOf = [&](std::int32_t id) -> const Aabb<Scalar>& { return boxes[std::size_t(id)]; };
+    const auto boxOf = [&](std::int32_t id) -> const Aabb<Scalar>& { return source.boxes[std::size_t(id)]; };
+    const auto centre = [&](std::int32_t id) -> const glm::dvec3& { return source.centres[std::size_t(id)]; };
     Aabb<Scalar> box = emptyBox();
     glm::dvec3 centreMin(std::numeric_limits<double>::infinity()), centreMax(-centreMin);
     std::size_t largest = 0;
@@ -74,9 +89,9 @@ std::int32_t WideBvh::buildBinary(std::span<const Aabb<Scalar>> boxes, std::int3
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const Aabb<Scalar>& itemBox = boxOf(ids[i]);
         grow(box, itemBox);
-        centreMin = glm::min(centreMin, centreOf(itemBox));
-        centreMax = glm::max(centreMax, centreOf(itemBox));
-        if (const double area = halfArea(itemBox); area > largestArea) {
+        centreMin = glm::min(centreMin, centre(ids[i]));
+        centreMax = glm::max(centreMax, centre(ids[i]));
+        if (const double area = source.areas[std::size_t(ids[i])]; area > largestArea) {
             largestArea = area;
             largest = i;
         }
@@ -87,9 +102,9 @@ std::int32_t WideBvh::buildBinary(std::span<const Aabb<Scalar>> boxes, std::int3
     // Binned surface area heuristic along the axis where the centres spread most.
     const glm::dvec3 spread = centreMax - centreMin;
     const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
-    const double low = centreMin[axis], width = spread[axis];
+    const double low = centreMin[axis], width = spread[axis], binsPerUnit = binCount / width;
     const auto binOf = [&](std::int32_t id) {
-        const double position = (centreOf(boxOf(id))[axis] - low) / width * binCount;
+        const double position = (centre(id)[axis] - low) * binsPerUnit;
         return std::isfinite(position) ? std::clamp(int(position), 0, binCount - 1) : 0;
     };
     std::int32_t leftCount = 0;
@@ -145,12 +160,10 @@ std::int32_t WideBvh::buildBinary(std::span<const Aabb<Scalar>> boxes, std::int3
     if (leftCount == 0 || leftCount == count) {  // the heuristic found no split: the median centre
         leftCount = count / 2;
         std::nth_element(ids.begin(), ids.begin() + leftCount, ids.end(),
-                         [&](std::int32_t a, std::int32_t b) {
-                             return centreOf(boxOf(a))[axis] < centreOf(boxOf(b))[axis];
-                         });
+                         [&](std::int32_t a, std::int32_t b) { return centre(a)[axis] < centre(b)[axis]; });
     }
-    const std::int32_t left = buildBinary(boxes, first, leftCount, binary);
-    const std::int32_t right = buildBinary(boxes, first + leftCount, count - leftCount, binary);
+    const std::int32_t left = buildBinary(source, first, leftCount, binary);
+    const std::int32_t right = buildBinary(source, first + leftCount, count - leftCount, binary);
     binary[std::size_t(index)].children[0] = left;
     binary[std::size_t(index)].children[1] = right;
     return index;

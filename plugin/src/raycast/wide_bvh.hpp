@@ -118,8 +118,9 @@ private:
 
     static constexpr std::array<int, 16> metCount = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
+    struct Source;
     struct Built;
-    std::int32_t buildBinary(std::span<const Aabb<Scalar>> boxes, std::int32_t first, std::int32_t count,
+    std::int32_t buildBinary(const Source& source, std::int32_t first, std::int32_t count,
                              std::vector<Built>& binary);
     Slot fold(std::int32_t binaryIndex, const std::vector<Built>& binary,
               std::span<const Aabb<Scalar>> boxes);
