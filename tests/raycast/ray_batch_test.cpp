@@ -289,6 +289,39 @@ TEST(RayBatch, NothingIsKeptBetweenBatches) {
     EXPECT_EQ(hits[0].object, nullptr);
 }
 
+// An object whose box is not a box (a NaN in its transform) is met by no ray of a batch, as by rayTest's,
+// and the tree around it still leads to the others.
+TEST(RayBatch, AnObjectWithANaNBoxIsNeverHit) {
+    btDefaultCollisionConfiguration configuration;
+    btCollisionDispatcher dispatcher(&configuration);
+    btDbvtBroadphase broadphase;
+    World<btCollisionWorld> scene(&dispatcher, &broadphase, &configuration);
+    btSphereShape sphereShape(1);
+    std::vector<std::unique_ptr<btCollisionObject>> spheres;
+    const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN();
+    for (int i = 0; i < 12; ++i) {
+        spheres.push_back(std::make_unique<btCollisionObject>());
+        spheres.back()->setCollisionShape(&sphereShape);
+        const btVector3 centre =
+            i % 4 == 1 ? btVector3(nan, 0, btScalar(i)) : btVector3(0, 0, btScalar(3 * i));
+        spheres.back()->setWorldTransform(btTransform(btQuaternion::getIdentity(), centre));
+        scene.addCollisionObject(spheres.back().get());
+    }
+    scene.updateAabbs();
+    std::vector<Ray> rays;
+    for (int i = 0; i < 12; ++i)
+        rays.push_back({btVector3(-10, 0, btScalar(3 * i)), btVector3(10, 0, btScalar(3 * i))});
+    std::vector<RayHit> hits(rays.size());
+    rayTestBatch(scene, rays, hits);
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(hits[i].object, i % 4 == 1 ? nullptr : spheres[i].get());
+        btCollisionWorld::ClosestRayResultCallback single(rays[i].from, rays[i].to);
+        rayTest(scene, rays[i].from, rays[i].to, single);
+        EXPECT_EQ(hits[i].object, single.m_collisionObject);
+    }
+}
+
 // With a MeshTreeCache, a batch casts against the meshes' trees of our own, with rayTest's answers; a
 // tree is kept while its mesh's data are unchanged and built again when they change in place (refit in
 // Bullet's tree or not); a batch drops the trees of the meshes its world no longer holds.
