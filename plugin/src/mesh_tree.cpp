@@ -38,11 +38,6 @@ std::span<const unsigned char> bytesOf(const unsigned char* base, int count, int
     return {base, std::size_t(count - 1) * std::size_t(stride) + 3 * scalarSize(type)};
 }
 
-void grow(Aabb<Scalar>& box, const Vec3<Scalar>& point) {
-    box.min = glm::min(box.min, point);
-    box.max = glm::max(box.max, point);
-}
-
 }  // namespace
 
 template <class Use> void MeshTree::readPart(const btStridingMeshInterface& mesh, int part, Use use) {
@@ -78,9 +73,7 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
     const auto collect = [&](const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
         triangles.push_back(triangle);
         names.push_back({partId, triangleIndex});
-        Aabb<Scalar> box{triangle.a, triangle.a};
-        grow(box, triangle.b);
-        grow(box, triangle.c);
+        const Aabb<Scalar> box = boundsOf(triangle);
         boxes.push_back(box);
         extent_ = std::max({extent_, maxAbsComponent(box.min), maxAbsComponent(box.max)});
     };
@@ -97,7 +90,7 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
         }
     }
     // roundingPadding for the largest ray the padding serves (see paddedReach).
-    padding_ = 8 * unitRoundoff<Scalar> * (extent_ + paddedReach * extent_);
+    padding_ = roundingPadding(extent_ + paddedReach * extent_);
     for (Aabb<Scalar>& box : boxes) {
         box.min -= padding_;
         box.max += padding_;

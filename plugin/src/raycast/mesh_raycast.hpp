@@ -16,10 +16,11 @@ namespace analytic::raycast {
 // How much to grow a tree's boxes so that rounding in the ray's coordinates and in the slab test
 // never drops a box the ray touches (a triangle whose vertex lies on its box's face must still be
 // tested, or a ray through that vertex could slip through): a few rounding units of the largest
-// coordinate involved.
+// coordinate involved: here, magnitude, the tree's extent plus the ray's largest coordinates.
+inline Scalar roundingPadding(Scalar magnitude) { return 8 * unitRoundoff<Scalar> * magnitude; }
+
 inline Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
-    return 8 * unitRoundoff<Scalar> *
-           (treeExtent + maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction));
+    return roundingPadding(treeExtent + maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction));
 }
 
 // Casts the segment against a BVH mesh (TRIANGLE_MESH_SHAPE_PROXYTYPE or

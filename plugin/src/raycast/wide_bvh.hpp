@@ -116,6 +116,7 @@ private:
         return byNearness;
     }
 
+    // How many children a set of them holds (std::popcount is a library call on generic x86-64).
     static constexpr std::array<int, 16> metCount = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
     struct Source;

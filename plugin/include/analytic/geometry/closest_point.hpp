@@ -157,9 +157,9 @@ template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(
 // triangle, exactly, is never rejected.
 template <class T>
 [[gnu::always_inline]] inline bool isBeyondBoundingBox(const Sphere<T>& sphere, const Triangle<T>& triangle) {
-    const Vec3<T> boxMin = glm::min(glm::min(triangle.a, triangle.b), triangle.c);
-    const Vec3<T> boxMax = glm::max(glm::max(triangle.a, triangle.b), triangle.c);
-    const Vec3<T> outside = glm::max(glm::max(boxMin - sphere.center, sphere.center - boxMax), Vec3<T>(T(0)));
+    const Aabb<T> box = boundsOf(triangle);
+    const Vec3<T> outside =
+        glm::max(glm::max(box.min - sphere.center, sphere.center - box.max), Vec3<T>(T(0)));
     const T margin = T(1) + 16 * unitRoundoff<T>;
     return glm::dot(outside, outside) > margin * (sphere.radius * sphere.radius);
 }

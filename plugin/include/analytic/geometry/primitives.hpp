@@ -77,6 +77,12 @@ template <class T> struct Triangle {
     Vec3<T> c;
 };
 
+// The smallest axis-aligned box holding the triangle (exact: min and max do not round).
+template <class T> Aabb<T> boundsOf(const Triangle<T>& triangle) {
+    return {glm::min(glm::min(triangle.a, triangle.b), triangle.c),
+            glm::max(glm::max(triangle.a, triangle.b), triangle.c)};
+}
+
 // Columns of rotation are the axes of the three radii in world space (orthonormal).
 template <class T> struct Ellipsoid {
     Vec3<T> center;
