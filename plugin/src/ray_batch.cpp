@@ -84,12 +84,11 @@ private:
 
 void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
-    const std::optional<SlabRay<Scalar>> slab = makeSlabRay(segment.ray);
-    if (!slab) return;  // a ray of length zero or with a non-finite end meets nothing
-    scene.walk(*slab, callback, [&](const raycast::RayScene::Item& item) {
+    if (!isValidRay(segment.ray)) return;  // a ray of length zero or with a non-finite end meets nothing
+    scene.walk(slabRayOf(segment.ray), callback, [&](const raycast::RayScene::Item& item) {
         return raycast::visitObject(
-            segment, *item.object, [&] { return callback.accepts(item.object, item.group, item.mask); },
-            [&]() -> const raycast::RayTarget& { return item.target; }, callback);
+            callback, [&] { return callback.accepts(item.object, item.group, item.mask); },
+            [&] { raycast::castAgainstTarget(segment, *item.object, item.target, callback); });
     });
 }
 

@@ -162,11 +162,10 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
     // The triangles are in the shape's frame, scaling applied: the segment is taken there.
     const RayPath<Scalar> localRay =
         segmentRay(toGlm(transform.invXform(segment.from)), toGlm(transform.invXform(segment.to)));
-    const std::optional<WatertightRay<Scalar>> watertight = makeWatertightRay(localRay);
-    if (!watertight) return;
-    TriangleReporter reporter(*watertight, object, btVector3(1, 1, 1), transform.getBasis(), callback);
+    if (!isValidRay(localRay)) return;
+    TriangleReporter reporter(localRay, object, btVector3(1, 1, 1), transform.getBasis(), callback);
     if (!(reporter.running() > 0)) return;
-    SlabRay<Scalar> slab = *makeSlabRay(localRay);
+    const SlabRay<Scalar> slab = slabRayOf(localRay);
     const auto reach = [&] { return std::min(reporter.running(), Scalar(1)); };
 
     const Vec2<Scalar> halfGrid{Scalar(cells[0]) / 2, Scalar(cells[1]) / 2};
@@ -194,8 +193,8 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
                                (std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + rayScale);
         box.min -= padding;
         box.max += padding;
-        slab.maxT = reach();
-        if (rayEntryIntoAabb(slab, box) <= slab.maxT)
+        const Scalar maxT = reach();
+        if (rayEntryIntoAabb(slab, maxT, box) <= maxT)
             cellTriangles.visit(corners, cell[0], cell[1], reporter);
         return reporter.running() > 0;
     });

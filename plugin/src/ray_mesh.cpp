@@ -37,14 +37,11 @@ struct BvhMembers : btQuantizedBvh {
 // the same map for the ray), where the boxes are their integer bounds.
 class QuantizedTree {
 public:
+    // Bullet rounds the bounds in btScalar before truncating them: one unit more covers that.
     QuantizedTree(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay)
-        : nodes_(bvh.*BvhMembers::quantizedNodes) {
-        const Vec3<Scalar> quantization = toGlm(bvh.*BvhMembers::quantization);
-        ray_ = {(meshRay.origin - toGlm(bvh.*BvhMembers::aabbMin)) * quantization,
-                meshRay.direction * quantization, meshRay.maxT};
-        // Bullet rounds the bounds in btScalar before truncating them: one unit more covers that.
-        padding_ = 1 + roundingPadding(ray_, Scalar(65535));
-    }
+        : nodes_(bvh.*BvhMembers::quantizedNodes),
+          ray_(quantized(bvh, meshRay)),
+          padding_(1 + roundingPadding(ray_, Scalar(65535))) {}
 
     const RayPath<Scalar>& ray() const { return ray_; }
     int size() const { return nodes_.size(); }
@@ -61,6 +58,12 @@ public:
     }
 
 private:
+    static RayPath<Scalar> quantized(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay) {
+        const Vec3<Scalar> quantization = toGlm(bvh.*BvhMembers::quantization);
+        return {(meshRay.origin - toGlm(bvh.*BvhMembers::aabbMin)) * quantization,
+                meshRay.direction * quantization, meshRay.maxT};
+    }
+
     const QuantizedNodeArray& nodes_;
     RayPath<Scalar> ray_;
     Scalar padding_;
@@ -99,14 +102,13 @@ private:
 // stops once the running fraction is 0 (nothing can be nearer than the origin).
 template <class Tree, class VisitLeaf>
 void walkFrontToBack(const Tree& tree, const Scalar& running, VisitLeaf visitLeaf) {
-    const std::optional<SlabRay<Scalar>> ray = makeSlabRay(tree.ray());
-    if (!ray || tree.size() == 0) return;
-    SlabRay<Scalar> slab = *ray;
+    if (!isValidRay(tree.ray()) || tree.size() == 0) return;
+    const SlabRay<Scalar> ray = slabRayOf(tree.ray());
     // A segment ends at fraction 1, whatever the callback's fraction.
     const auto reach = [&] { return std::min(running, Scalar(1)); };
-    const auto entryInto = [&](int index) { return rayEntryIntoAabb(slab, tree.box(index)); };
-    slab.maxT = reach();
-    if (!(entryInto(0) <= slab.maxT)) return;
+    Scalar maxT = reach();
+    const auto entryInto = [&](int index) { return rayEntryIntoAabb(ray, maxT, tree.box(index)); };
+    if (!(entryInto(0) <= maxT)) return;
     PendingStack<int> pending;
     int node = 0;
     for (;;) {
@@ -114,15 +116,14 @@ void walkFrontToBack(const Tree& tree, const Scalar& running, VisitLeaf visitLea
             visitLeaf(node);
             if (!(running > 0)) return;
         } else {
-            slab.maxT = reach();
+            maxT = reach();
             const int first = node + 1, second = first + tree.subtreeSize(first);
             const Scalar firstEntry = entryInto(first), secondEntry = entryInto(second);
-            const bool firstMet = firstEntry <= slab.maxT, secondMet = secondEntry <= slab.maxT;
+            const bool firstMet = firstEntry <= maxT, secondMet = secondEntry <= maxT;
             if (firstMet && secondMet) {
                 // On into the nearer, the farther kept for later.
                 const bool firstNearer = firstEntry <= secondEntry;
-                pending.push(firstNearer ? Pending<int>{second, secondEntry}
-                                         : Pending<int>{first, firstEntry});
+                pending.push(firstNearer ? second : first, firstNearer ? secondEntry : firstEntry);
                 node = firstNearer ? first : second;
                 continue;
             }
@@ -171,9 +172,8 @@ void castAgainstMesh(const Segment& segment, const btCollisionObject& object, co
     // so fractions are the same there.
     const RayPath<Scalar> meshRay = segmentRay(toGlm(transform.invXform(segment.from) / scaling),
                                                toGlm(transform.invXform(segment.to) / scaling));
-    const std::optional<WatertightRay<Scalar>> watertight = makeWatertightRay(meshRay);
-    if (!watertight) return;
-    TriangleReporter reporter(*watertight, object, scaling, transform.getBasis(), callback);
+    if (!isValidRay(meshRay)) return;
+    TriangleReporter reporter(meshRay, object, scaling, transform.getBasis(), callback);
     if (!(reporter.running() > 0)) return;
     if (mesh.tree && mesh.tree->cast(meshRay, reporter)) return;
     narrowphase::BvhTriangles<TriangleReporter> triangles(*bvhMesh->getMeshInterface(), btVector3(1, 1, 1),

@@ -98,8 +98,7 @@ void castAgainstCompound(const Segment& segment, const btCollisionObject& object
     // false once the closest hit is at the segment's origin: nothing can be nearer.
     const auto castAgainstChild = [&](int index) {
         ChildCallback childCallback(callback, index);
-        castAgainstTarget(segment, object, rayTargetOf(*shape.getChildShape(index), childTransform(index)),
-                          childCallback);
+        castAgainstShape(segment, object, *shape.getChildShape(index), childTransform(index), childCallback);
         return callback.m_closestHitFraction > Scalar(0);
     };
     if (const btDbvt* tree = shape.getDynamicAabbTree()) {
@@ -116,9 +115,9 @@ void castAgainstCompound(const Segment& segment, const btCollisionObject& object
     for (int index = 0; index < shape.getNumChildShapes(); ++index) {
         btVector3 boxMin, boxMax;
         shape.getChildShape(index)->getAabb(childTransform(index), boxMin, boxMax);
-        SlabRay<Scalar> shrunk = *slab;
-        shrunk.maxT = callback.m_closestHitFraction;
-        if (rayOverlapsAabb(shrunk, {toGlm(boxMin), toGlm(boxMax)}) && !castAgainstChild(index)) return;
+        const Scalar maxT = callback.m_closestHitFraction;
+        if (rayEntryIntoAabb(*slab, maxT, {toGlm(boxMin), toGlm(boxMax)}) <= maxT && !castAgainstChild(index))
+            return;
     }
 }
 
@@ -132,48 +131,71 @@ void castWithBullet(const Segment& segment, const btCollisionObject& object, con
                                     target.transform, callback);
 }
 
+// Calls visit(target) with the target of the shape placed by transform (see rayTargetOf), made where
+// visit uses it.
+template <class Visit>
+void visitRayTarget(const btCollisionShape& shape, const btTransform& transform, Visit&& visit) {
+    if (visitPrimitive(shape, transform,
+                       Overloaded{[&](const Plane<Scalar>& plane) { visit(PlaneTarget{plane}); },
+                                  [&](const auto& solid) { visit(solid); }}))
+        return;
+    switch (shape.getShapeType()) {
+        case COMPOUND_SHAPE_PROXYTYPE:
+            return visit(CompoundTarget{static_cast<const btCompoundShape*>(&shape), transform});
+        case TRIANGLE_MESH_SHAPE_PROXYTYPE:
+        case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE:
+            return visit(MeshTarget{static_cast<const btConcaveShape*>(&shape), transform});
+        case TERRAIN_SHAPE_PROXYTYPE:
+            return visit(HeightfieldTarget{static_cast<const btHeightfieldTerrainShape*>(&shape), transform});
+        case CUSTOM_CONVEX_SHAPE_TYPE:
+            if (const auto* ellipsoid = dynamic_cast<const EllipsoidShape*>(&shape))
+                return visit(toEllipsoid(*ellipsoid, transform));
+            break;
+        default:
+            if (const auto hull = hullTargetOf(shape, transform)) return visit(*hull);
+            break;
+    }
+    visit(BulletTarget{&shape, transform});
+}
+
+// The cast against each kind of target, as castAgainstTarget says.
+struct CastAgainst {
+    const Segment& segment;
+    const btCollisionObject& object;
+    Callback& callback;
+
+    void operator()(const PlaneTarget& plane) const {
+        castAgainstPlane(segment, object, plane.plane, callback);
+    }
+    void operator()(const CompoundTarget& compound) const {
+        castAgainstCompound(segment, object, compound, callback);
+    }
+    void operator()(const MeshTarget& mesh) const { castAgainstMesh(segment, object, mesh, callback); }
+    void operator()(const HeightfieldTarget& terrain) const {
+        castAgainstHeightfield(segment, object, *terrain.shape, terrain.transform, callback);
+    }
+    void operator()(const BulletTarget& other) const { castWithBullet(segment, object, other, callback); }
+    template <class Solid> void operator()(const Solid& solid) const {
+        castAgainstSolid(object, firstHitOn(segment.ray, solid), callback);
+    }
+};
+
 }  // namespace
 
 RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform) {
-    if (const std::optional<Primitive> primitive = toPrimitive(shape, transform)) {
-        return std::visit(
-            Overloaded{[](const Plane<Scalar>& plane) -> RayTarget { return PlaneTarget{plane}; },
-                       [](const auto& solid) -> RayTarget { return solid; }},
-            *primitive);
-    }
-    switch (shape.getShapeType()) {
-        case COMPOUND_SHAPE_PROXYTYPE:
-            return CompoundTarget{static_cast<const btCompoundShape*>(&shape), transform};
-        case TRIANGLE_MESH_SHAPE_PROXYTYPE:
-        case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE:
-            return MeshTarget{static_cast<const btConcaveShape*>(&shape), transform};
-        case TERRAIN_SHAPE_PROXYTYPE:
-            return HeightfieldTarget{static_cast<const btHeightfieldTerrainShape*>(&shape), transform};
-        case CUSTOM_CONVEX_SHAPE_TYPE:
-            if (const auto* ellipsoid = dynamic_cast<const EllipsoidShape*>(&shape))
-                return toEllipsoid(*ellipsoid, transform);
-            break;
-        default:
-            if (const auto hull = hullTargetOf(shape, transform)) return *hull;
-            break;
-    }
-    return BulletTarget{&shape, transform};
+    std::optional<RayTarget> target;
+    visitRayTarget(shape, transform, [&](const auto& made) { target = made; });
+    return *std::move(target);
 }
 
 void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
                        Callback& callback) {
-    std::visit(
-        Overloaded{
-            [&](const PlaneTarget& plane) { castAgainstPlane(segment, object, plane.plane, callback); },
-            [&](const CompoundTarget& compound) { castAgainstCompound(segment, object, compound, callback); },
-            [&](const MeshTarget& mesh) { castAgainstMesh(segment, object, mesh, callback); },
-            [&](const HeightfieldTarget& terrain) {
-                castAgainstHeightfield(segment, object, *terrain.shape, terrain.transform, callback);
-            },
-            [&](const BulletTarget& other) { castWithBullet(segment, object, other, callback); },
-            [&](const auto& solid) { castAgainstSolid(object, firstHitOn(segment.ray, solid), callback); },
-        },
-        target);
+    std::visit(CastAgainst{segment, object, callback}, target);
+}
+
+void castAgainstShape(const Segment& segment, const btCollisionObject& object, const btCollisionShape& shape,
+                      const btTransform& transform, Callback& callback) {
+    visitRayTarget(shape, transform, CastAgainst{segment, object, callback});
 }
 
 }  // namespace analytic::raycast

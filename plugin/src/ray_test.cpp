@@ -2,7 +2,6 @@
 
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 
-#include <optional>
 #include <typeinfo>
 
 #include "analytic/adapters/bullet_math.hpp"
@@ -20,21 +19,23 @@ using Callback = btCollisionWorld::RayResultCallback;
 bool visitProxy(const raycast::Segment& segment, btBroadphaseProxy& proxy, Callback& callback) {
     const auto& object = *static_cast<const btCollisionObject*>(proxy.m_clientObject);
     return raycast::visitObject(
-        segment, object, [&] { return callback.needsCollision(&proxy); },
-        [&] { return raycast::rayTargetOf(*object.getCollisionShape(), object.getWorldTransform()); },
-        callback);
+        callback, [&] { return callback.needsCollision(&proxy); },
+        [&] {
+            raycast::castAgainstShape(segment, object, *object.getCollisionShape(),
+                                      object.getWorldTransform(), callback);
+        });
 }
 
 // Any other broadphase: every object in it whose box the ray meets, in the world's order. The boxes are
 // the shapes' own: btAxisSweep3 leaves its proxies' boxes unset until the next update.
-void castThroughObjects(const btCollisionWorld& world, const raycast::Segment& segment, SlabRay<Scalar> slab,
-                        Callback& callback) {
+void castThroughObjects(const btCollisionWorld& world, const raycast::Segment& segment,
+                        const SlabRay<Scalar>& slab, Callback& callback) {
     const btCollisionObjectArray& objects = world.getCollisionObjectArray();
     for (int i = 0; i < objects.size(); ++i) {
         btBroadphaseProxy* proxy = objects[i]->getBroadphaseHandle();
         if (!proxy) continue;
-        slab.maxT = callback.m_closestHitFraction;
-        if (!rayOverlapsAabb(slab, raycast::boxOf(*objects[i]))) continue;
+        const Scalar maxT = callback.m_closestHitFraction;
+        if (!(rayEntryIntoAabb(slab, maxT, raycast::boxOf(*objects[i])) <= maxT)) continue;
         if (!visitProxy(segment, *proxy, callback)) return;
     }
 }
@@ -43,19 +44,19 @@ void castThroughObjects(const btCollisionWorld& world, const raycast::Segment& s
 
 void rayTest(const btCollisionWorld& world, const btVector3& from, const btVector3& to, Callback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
-    const std::optional<SlabRay<Scalar>> slab = makeSlabRay(segment.ray);
-    if (!slab) return;  // a ray of length zero or with a non-finite end meets nothing
+    if (!isValidRay(segment.ray)) return;  // a ray of length zero or with a non-finite end meets nothing
+    const SlabRay<Scalar> slab = slabRayOf(segment.ray);
     // The exact type, compared cheaply (a dynamic_cast costs as much as a short ray): a class derived
     // from btDbvtBroadphase may keep its proxies elsewhere, and takes the general path.
     const btBroadphaseInterface& broadphase = *world.getBroadphase();
     if (typeid(broadphase) == typeid(btDbvtBroadphase)) {
         const auto& dbvt = static_cast<const btDbvtBroadphase&>(broadphase);
         raycast::walkDbvt(
-            {dbvt.m_sets[0].m_root, dbvt.m_sets[1].m_root}, *slab, callback, [&](const btDbvtNode& leaf) {
+            {dbvt.m_sets[0].m_root, dbvt.m_sets[1].m_root}, slab, callback, [&](const btDbvtNode& leaf) {
                 return visitProxy(segment, *static_cast<btBroadphaseProxy*>(leaf.data), callback);
             });
     } else {
-        castThroughObjects(world, segment, *slab, callback);
+        castThroughObjects(world, segment, slab, callback);
     }
 }
 

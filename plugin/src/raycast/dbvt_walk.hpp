@@ -34,37 +34,44 @@ template <class Node> struct Pending {
 };
 
 // The call's own stack of pending nodes: on the call stack up to a depth no balanced tree of realistic
-// size exceeds, on the heap beyond.
+// size exceeds, on the heap beyond. Nodes and entries are kept apart, each read back as it was written: a
+// load spanning two stores, as a pair's would, waits for both to reach the cache (a store-forwarding
+// stall, about as long as a node's test), and walks pop what they pushed a moment before.
 template <class Node> class PendingStack {
 public:
     bool empty() const { return size_ == 0; }
 
-    void push(const Pending<Node>& pending) {
-        if (size_ < int(inlineEntries_.size()))
-            inlineEntries_[std::size_t(size_)] = pending;
-        else
-            overflow_.push_back(pending);
+    void push(Node node, Scalar entry) {
+        if (size_ < inlineCapacity) {
+            inlineNodes_[std::size_t(size_)] = node;
+            inlineEntries_[std::size_t(size_)] = entry;
+        } else {
+            overflow_.push_back({node, entry});
+        }
         ++size_;
     }
 
     // Drops the count entries on top: a walk pushes every candidate, met or not, then drops the others,
     // with no branch per candidate.
     void discard(int count) {
-        for (; count > 0 && size_ > int(inlineEntries_.size()); --count, --size_)
+        for (; count > 0 && size_ > inlineCapacity; --count, --size_)
             overflow_.pop_back();
         size_ -= count;
     }
 
     Pending<Node> pop() {
         --size_;
-        if (size_ < int(inlineEntries_.size())) return inlineEntries_[std::size_t(size_)];
+        if (size_ < inlineCapacity)
+            return {inlineNodes_[std::size_t(size_)], inlineEntries_[std::size_t(size_)]};
         const Pending<Node> top = overflow_.back();
         overflow_.pop_back();
         return top;
     }
 
 private:
-    std::array<Pending<Node>, 128> inlineEntries_;
+    static constexpr int inlineCapacity = 128;
+    std::array<Node, inlineCapacity> inlineNodes_;
+    std::array<Scalar, inlineCapacity> inlineEntries_;
     std::vector<Pending<Node>> overflow_;
     int size_ = 0;
 };
@@ -72,26 +79,30 @@ private:
 // Calls visitLeaf(leaf) for the leaves of the trees under the roots (null for none) whose boxes the ray
 // meets, nearest box first, skipping boxes it enters beyond the callback's closest hit so far (read
 // again before every node: hits shrink it); stops when visitLeaf returns false.
-template <class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots, SlabRay<Scalar> slab,
+template <class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots, const SlabRay<Scalar>& ray,
                                          const btCollisionWorld::RayResultCallback& callback,
                                          VisitLeaf visitLeaf) {
     PendingStack<const btDbvtNode*> pending;
+    Scalar maxT = callback.m_closestHitFraction;
     const auto entryInto = [&](const btDbvtNode* node) {
-        return node ? rayEntryIntoAabb(slab, boxOf(node->volume)) : std::numeric_limits<Scalar>::quiet_NaN();
+        return node ? rayEntryIntoAabb(ray, maxT, boxOf(node->volume))
+                    : std::numeric_limits<Scalar>::quiet_NaN();
     };
     // Two nodes pushed farther first, so the nearer is visited first (NaN: not met, never pushed).
     const auto considerPair = [&](const btDbvtNode* a, const btDbvtNode* b) {
-        const Pending<const btDbvtNode*> first{a, entryInto(a)}, second{b, entryInto(b)};
-        const bool firstNearer = first.entry <= second.entry;
-        for (const auto& next : {firstNearer ? second : first, firstNearer ? first : second})
-            if (next.entry <= slab.maxT) pending.push(next);
+        const Scalar entryA = entryInto(a), entryB = entryInto(b);
+        const bool aNearer = entryA <= entryB;
+        const auto pushIfMet = [&](const btDbvtNode* node, Scalar entry) {
+            if (entry <= maxT) pending.push(node, entry);
+        };
+        pushIfMet(aNearer ? b : a, aNearer ? entryB : entryA);
+        pushIfMet(aNearer ? a : b, aNearer ? entryA : entryB);
     };
-    slab.maxT = callback.m_closestHitFraction;
     considerPair(roots[0], roots[1]);
     while (!pending.empty()) {
         const auto next = pending.pop();
-        slab.maxT = callback.m_closestHitFraction;
-        if (next.entry > slab.maxT) continue;
+        maxT = callback.m_closestHitFraction;
+        if (next.entry > maxT) continue;
         if (!next.node->isleaf())
             considerPair(next.node->childs[0], next.node->childs[1]);
         else if (!visitLeaf(*next.node))

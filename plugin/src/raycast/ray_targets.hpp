@@ -78,15 +78,18 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
 void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
                        btCollisionWorld::RayResultCallback& callback);
 
+// castAgainstTarget on rayTargetOf(shape, transform), without the variant: a single ray's path, where
+// copying the target into one would cost more than some casts.
+void castAgainstShape(const Segment& segment, const btCollisionObject& object, const btCollisionShape& shape,
+                      const btTransform& transform, btCollisionWorld::RayResultCallback& callback);
+
 // btSingleRayCallback::process for an object whose broadphase box the segment meets: false once the
-// closest hit is at the segment's origin (nothing can be nearer), else the object is cast against when
-// wanted() (the callback's needsCollision, or a batch's filter); targetOf() gives its target, asked only
-// then.
-template <class Wanted, class TargetOf>
-bool visitObject(const Segment& segment, const btCollisionObject& object, Wanted wanted, TargetOf targetOf,
-                 btCollisionWorld::RayResultCallback& callback) {
+// closest hit is at the segment's origin (nothing can be nearer), else cast() when wanted() (the
+// callback's needsCollision, or a batch's filter).
+template <class Wanted, class Cast>
+bool visitObject(const btCollisionWorld::RayResultCallback& callback, Wanted wanted, Cast cast) {
     if (callback.m_closestHitFraction == Scalar(0)) return false;
-    if (wanted()) castAgainstTarget(segment, object, targetOf(), callback);
+    if (wanted()) cast();
     return true;
 }
 

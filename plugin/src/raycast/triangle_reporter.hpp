@@ -19,10 +19,11 @@ namespace analytic::raycast {
 // fraction.
 class TriangleReporter {
 public:
-    TriangleReporter(const WatertightRay<btScalar>& ray, const btCollisionObject& object,
+    // ray: the segment in the vertices' frame, usable (isValidRay); prepared here, in place.
+    TriangleReporter(const RayPath<btScalar>& ray, const btCollisionObject& object,
                      const btVector3& meshScaling, const btMatrix3x3& basis,
                      btCollisionWorld::RayResultCallback& callback)
-        : ray_(ray),
+        : ray_(watertightRayOf(ray)),
           object_(object),
           inverseScaling_(btScalar(1) / toGlm(meshScaling)),
           basis_(basis),

@@ -57,7 +57,7 @@ public:
                     const int count = metCount[met];
                     for (int k = 0; k < 3; ++k) {
                         const int child = byNearness[std::size_t(std::max(count - 1 - k, 0))];
-                        pending.push({node.children[child], entries[child]});
+                        pending.push(node.children[child], entries[child]);
                     }
                     pending.discard(4 - count);
                     current = node.children[byNearness[0]];

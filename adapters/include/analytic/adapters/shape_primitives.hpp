@@ -60,7 +60,34 @@ inline Plane<btScalar> toPlane(const btStaticPlaneShape& shape, const btTransfor
 using Primitive =
     std::variant<Sphere<btScalar>, Obb<btScalar>, Capsule<btScalar>, Cylinder<btScalar>, Plane<btScalar>>;
 
-// The primitive of any of the shapes above; nothing for shapes without one (meshes, hulls, compounds...).
+// Calls visit(primitive) with the primitive of any of the shapes above and returns true; false, without
+// calling it, for shapes without one (meshes, hulls, compounds...). The primitive is made where visit
+// uses it, not copied out of a variant: a per-ray caller would wait on the copy (a load spanning the
+// stores that made it cannot be forwarded from them).
+template <class Visit>
+bool visitPrimitive(const btCollisionShape& shape, const btTransform& transform, Visit&& visit) {
+    switch (shape.getShapeType()) {
+        case SPHERE_SHAPE_PROXYTYPE:
+            visit(toSphere(static_cast<const btSphereShape&>(shape), transform));
+            return true;
+        case BOX_SHAPE_PROXYTYPE:
+            visit(toObb(static_cast<const btBoxShape&>(shape), transform));
+            return true;
+        case CAPSULE_SHAPE_PROXYTYPE:
+            visit(toCapsule(static_cast<const btCapsuleShape&>(shape), transform));
+            return true;
+        case CYLINDER_SHAPE_PROXYTYPE:
+            visit(toCylinder(static_cast<const btCylinderShape&>(shape), transform));
+            return true;
+        case STATIC_PLANE_PROXYTYPE:
+            visit(toPlane(static_cast<const btStaticPlaneShape&>(shape), transform));
+            return true;
+        default:
+            return false;
+    }
+}
+
+// The primitive of any of the shapes above; nothing for shapes without one.
 std::optional<Primitive> toPrimitive(const btCollisionShape& shape, const btTransform& transform);
 
 }  // namespace analytic

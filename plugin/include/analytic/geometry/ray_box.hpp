@@ -28,11 +28,13 @@ template <class T> struct SlabRay {
     T maxT;  // a traversal may shrink it to the closest hit found so far
 };
 
-namespace detail {
-
+// The ray prepared, when it is usable (isValidRay; makeSlabRay checks). Made in the caller's variable:
+// a walk that copied it out of an optional just made would wait on the copy (a store-forwarding stall).
 template <class T> SlabRay<T> slabRayOf(const RayPath<T>& ray) {
     return {ray.origin, ray.direction, T(1) / ray.direction, ray.maxT};
 }
+
+namespace detail {
 
 // The parameters t of the line origin + t * direction that lie in all three slabs low <= x <= high:
 // [entry, exit], empty when entry > exit. entryAxis / exitAxis name the slab that sets each bound;
@@ -98,17 +100,19 @@ template <class T, class FaceHit> std::optional<RaySolidHit<T>> slabSolidHit(con
 // no checks of the ray.
 template <class T> std::optional<SlabRay<T>> makeSlabRay(const RayPath<T>& ray) {
     if (!isValidRay(ray)) return std::nullopt;
-    return detail::slabRayOf(ray);
+    return slabRayOf(ray);
 }
 
-// Broadphase traversal form: where the ray enters the closed box within [0, ray.maxT] (0 when its
-// origin is inside), or NaN when it does not meet it there (so that entry <= maxT fails for any maxT,
-// an infinite one included). Branch-free: the near and far planes
-// are picked by the direction's signs, and a NaN (a line lying in a bounding plane, 0 * inf) leaves the
-// bounds as they were, as in clipLineToSlabs. Infinite bounds are honoured; a NaN bound is no overlap.
+// Broadphase traversal form: where the ray enters the closed box within [0, maxT] (0 when its origin
+// is inside), or NaN when it does not meet it there (so that entry <= maxT fails for any maxT, an
+// infinite one included). Branch-free: the near and far planes are picked by the direction's signs, and
+// a NaN (a line lying in a bounding plane, 0 * inf) leaves the bounds as they were, as in
+// clipLineToSlabs. Infinite bounds are honoured; a NaN bound is no overlap. maxT is apart from the ray
+// so that a walk shrinking it keeps one ray, not a copy per step (a copy of a struct just written is a
+// store-forwarding stall).
 template <class T>
-[[gnu::always_inline]] inline T rayEntryIntoAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
-    T entry = T(0), exit = ray.maxT;
+[[gnu::always_inline]] inline T rayEntryIntoAabb(const SlabRay<T>& ray, T maxT, const Aabb<T>& box) {
+    T entry = T(0), exit = maxT;
     for (int axis = 0; axis < 3; ++axis) {
         const bool throughHigh = detail::entersThroughHigh(ray.inverseDirection, axis);
         const T near =
@@ -120,6 +124,12 @@ template <class T>
     }
     const bool ordered = glm::all(glm::lessThanEqual(box.min, box.max));  // false for NaN
     return ordered && entry <= exit ? entry : std::numeric_limits<T>::quiet_NaN();
+}
+
+// The same over the ray's own [0, ray.maxT].
+template <class T>
+[[gnu::always_inline]] inline T rayEntryIntoAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
+    return rayEntryIntoAabb(ray, ray.maxT, box);
 }
 
 // Four boxes side by side (structure of arrays), for testing a ray against the four at once, as a
@@ -240,7 +250,7 @@ template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const SlabRay<
 
 template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const RayPath<T>& ray, const Aabb<T>& box) {
     if (!isValidRay(ray)) return std::nullopt;
-    return intersectRayAabb(detail::slabRayOf(ray), box);
+    return intersectRayAabb(slabRayOf(ray), box);
 }
 
 // The oriented box in its own frame: the ray is taken there (transpose(rotation) undoes an orthonormal

@@ -83,26 +83,6 @@ template <class T> struct ShearedVertex {
 // v[axis] as selects, which compile to conditional moves (glm's operator[] is a switch).
 template <class T> T component(const Vec3<T>& v, int axis) { return axis == 0 ? v.x : axis == 1 ? v.y : v.z; }
 
-template <class T> WatertightRay<T> watertightRayOf(const RayPath<T>& ray) {
-    const Vec3<T> magnitude = glm::abs(ray.direction);
-    const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
-                                              : (magnitude.y >= magnitude.z ? 1 : 2);
-    int kx = (kz + 1) % 3;
-    int ky = (kx + 1) % 3;
-    // Swapping the two other axes for a negative dominant component keeps the sheared frame
-    // right-handed, so a front face has a positive determinant whatever the direction.
-    const T dz = component(ray.direction, kz);
-    if (dz < T(0)) std::swap(kx, ky);
-    return {ray.origin,
-            ray.direction,
-            ray.maxT,
-            kx,
-            ky,
-            kz,
-            component(ray.direction, kx) / dz,
-            component(ray.direction, ky) / dz};
-}
-
 template <class T> ShearedVertex<T> shearVertex(const WatertightRay<T>& ray, const Vec3<T>& vertex) {
     const Vec3<T> relative = vertex - ray.origin;
     const T along = component(relative, ray.kz);
@@ -151,10 +131,32 @@ template <class T> bool liesInPlane(const GeometricNormal<T>& geometric, T appro
 
 }  // namespace detail
 
+// The ray prepared, when it is usable (isValidRay; makeWatertightRay checks). Made in the caller's
+// variable: one copied out of an optional just made waits on the copy (a store-forwarding stall).
+template <class T> WatertightRay<T> watertightRayOf(const RayPath<T>& ray) {
+    const Vec3<T> magnitude = glm::abs(ray.direction);
+    const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
+                                              : (magnitude.y >= magnitude.z ? 1 : 2);
+    int kx = (kz + 1) % 3;
+    int ky = (kx + 1) % 3;
+    // Swapping the two other axes for a negative dominant component keeps the sheared frame
+    // right-handed, so a front face has a positive determinant whatever the direction.
+    const T dz = detail::component(ray.direction, kz);
+    if (dz < T(0)) std::swap(kx, ky);
+    return {ray.origin,
+            ray.direction,
+            ray.maxT,
+            kx,
+            ky,
+            kz,
+            detail::component(ray.direction, kx) / dz,
+            detail::component(ray.direction, ky) / dz};
+}
+
 // Nothing for an unusable ray (non-finite, zero direction, negative maxT).
 template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const RayPath<T>& ray) {
     if (!isValidRay(ray)) return std::nullopt;
-    return detail::watertightRayOf(ray);
+    return watertightRayOf(ray);
 }
 
 // The many-triangle form: the per-ray setup is in makeWatertightRay. The hit has t in [0, ray.maxT].
@@ -203,7 +205,7 @@ template <class T>
 std::optional<TriangleHit<T>> intersectRayTriangle(const RayPath<T>& ray, const Triangle<T>& triangle,
                                                    FaceCulling culling = FaceCulling::None) {
     if (!isValidRay(ray)) return std::nullopt;
-    return intersectRayTriangle(detail::watertightRayOf(ray), triangle, culling);
+    return intersectRayTriangle(watertightRayOf(ray), triangle, culling);
 }
 
 }  // namespace analytic
