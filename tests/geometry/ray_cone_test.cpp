@@ -1,6 +1,7 @@
 // Ray against solid cone with its base disc, against a long double reference (the textbook quadratic of
 // the double cone in an axis frame, its roots kept where they lie on the cone's nappe within its height,
-// and the base plane inside the disc) on random cases, plus the named edge cases.
+// and the base plane inside the disc) on random cases, plus the named edge cases; and the cone rounded by
+// a margin (Bullet's btConeShape) against its solids' references combined in long double.
 #include "analytic/geometry/ray_cone.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,9 @@ namespace analytic {
 // The cone with every length times factor, for test::expectScaleInvariance (found by argument lookup).
 template <class T> Cone<T> scaled(const Cone<T>& cone, T factor) {
     return {cone.apex * factor, cone.base * factor, cone.radius * factor};
+}
+template <class T> RoundedCone<T> scaled(const RoundedCone<T>& rounded, T factor) {
+    return {scaled(rounded.cone, factor), rounded.margin * factor};
 }
 
 namespace {
@@ -228,8 +232,204 @@ TYPED_TEST(RayConeTest, RandomConesAgreeWithReference) {
     checker.finish("random cones");
 }
 
+// The rounded cone's reference, grown by `grow`: each of its solids (see intersectRayRoundedCone: the grown
+// side cut where it reaches the rim's radius, the rim's cylinder above and below that cut, the apex's
+// sphere) grown by grow, their crossings combined in long double; at an edge between two solids crossed
+// together, each entry's competing surface is the other's. The solids' own references are the cone's above
+// and the cylinder's and sphere's.
+std::optional<test::ReferenceCrossing<3>> referenceLineRoundedCone(const RealVec3& rayOrigin,
+                                                                   const RealVec3& direction,
+                                                                   const ReferenceCone& cone, Real margin,
+                                                                   Real grow) {
+    using Crossing = std::optional<test::ReferenceCrossing<3>>;
+    // Measured from the line's point nearest the apex, as the cone's reference is: the textbook quadratics
+    // of the sphere and the cylinder lose even long double's digits from an origin 1e5 radii away.
+    const Real shift = -glm::dot(rayOrigin - cone.apex, direction) / glm::dot(direction, direction);
+    const RealVec3 origin = rayOrigin + shift * direction;
+    const Real height = glm::length(cone.apex - cone.base);
+    const RealVec3 up = (cone.apex - cone.base) / height;
+    const Real sine = cone.radius / std::hypot(cone.radius, height);
+    const Real rimRadius = cone.radius + margin;
+    const RealVec3 grownApex = cone.apex + margin / sine * up;
+    const RealVec3 split = grownApex - rimRadius * height / cone.radius * up;
+    const RealVec3 top = cone.apex + margin * sine * up, bottom = cone.base - margin * up;
+    const Crossing side =
+        referenceLineCone(origin, direction, ReferenceCone{grownApex, split, rimRadius}, grow);
+    const Crossing upperRim = test::referenceLineCylinder(origin, direction, split, top, rimRadius, grow);
+    const Crossing lowerRim = test::referenceLineCylinder(origin, direction, bottom, split, rimRadius, grow);
+    const Crossing tip = test::referenceLineSphere<3>(origin, direction, cone.apex, margin + grow);
+    const auto both = [](const Crossing& a, const Crossing& b) -> Crossing {
+        if (!a || !b) return std::nullopt;
+        const bool aEnters = a->entry.t >= b->entry.t, aExits = a->exit.t <= b->exit.t;
+        test::ReferenceCrossing<3> crossing{aEnters ? a->entry : b->entry, aExits ? a->exit : b->exit};
+        crossing.entry.competingT = (aEnters ? b : a)->entry.t;
+        crossing.entry.competingCos = (aEnters ? b : a)->entry.cosIncidence;
+        crossing.exit.competingT = (aExits ? b : a)->exit.t;
+        crossing.exit.competingCos = (aExits ? b : a)->exit.cosIncidence;
+        if (!(crossing.entry.t <= crossing.exit.t)) return std::nullopt;
+        return crossing;
+    };
+    const auto either = [](const Crossing& a, const Crossing& b) -> Crossing {
+        if (!a || !b) return a ? a : b;
+        return test::ReferenceCrossing<3>{a->entry.t <= b->entry.t ? a->entry : b->entry,
+                                          a->exit.t >= b->exit.t ? a->exit : b->exit};
+    };
+    Crossing crossing = either(either(both(side, upperRim), lowerRim), tip);
+    if (crossing)
+        for (test::ReferenceHit<3>* hit : {&crossing->entry, &crossing->exit}) {
+            hit->t += shift;
+            hit->competingT += shift;
+        }
+    return crossing;
+}
+
 // Cone with apex (0, 0, 4), base centre (0, 0, 0), radius 2: the side is x^2 + y^2 = ((4 - z) / 2)^2.
 template <class T> Cone<T> upright() { return {{0, 0, 4}, {0, 0, 0}, 2}; }
+
+// Rounded cones (Bullet's btConeShape with its margin) of any proportion, with margins from 1e-3 to 1
+// radius: rays aimed inside, grazing the surface (the cone's surface moved out by the margin: the side, the
+// base, the rim, the apex's sphere), starting inside, or passing nearby.
+TYPED_TEST(RayConeTest, RandomRoundedConesAgreeWithReference) {
+    using T = TypeParam;
+    test::Random random(29);
+    test::RoundSolidChecker<T, 3> checker(kBounds);
+    for (int i = 0; i < kRandomCases / 4; ++i) {
+        const auto placement = test::randomPlacement<3>(random);
+        const double radius = placement.size;
+        const Vec3<double> axisDirection = random.unitVector<double>();  // apex to base
+        const double height = radius * random.logUniform(1e-2, 1e2);
+        const double margin = radius * random.logUniform(1e-3, 1);
+        const Vec3<double> apex = placement.position, base = apex + axisDirection * height;
+        const double slope = radius / height, slant = std::sqrt(1 + slope * slope);
+        const auto inside = [&] {
+            const double z = height * std::cbrt(random.uniform(0, 1));
+            return apex + axisDirection * z +
+                   test::randomTangent<3>(random, axisDirection) *
+                       (slope * z * std::sqrt(random.uniform(0, 1)));
+        };
+        const auto onSurface = [&] {
+            const Vec3<double> radial = test::randomTangent<3>(random, axisDirection);
+            const Vec3<double> sideNormal = (radial - axisDirection * slope) / slant;
+            const double z = height * random.uniform(0, 1);
+            const auto movedOut = [&](const Vec3<double>& point, const Vec3<double>& normal) {
+                return test::SurfaceSample<3>{point + normal * margin, normal,
+                                              test::randomTangent<3>(random, normal)};
+            };
+            switch (int(random.uniform(0, 4))) {
+                case 0:
+                    return movedOut(apex + axisDirection * z + radial * (slope * z), sideNormal);
+                case 1:
+                    return movedOut(base + test::randomTangent<3>(random, axisDirection) *
+                                               (radius * std::sqrt(random.uniform(0, 1))),
+                                    axisDirection);
+                case 2:
+                    return movedOut(base + radial * radius, random.chance(0.5) ? sideNormal : axisDirection);
+                default: {  // the apex's sphere, where no other solid reaches
+                    const Vec3<double> away =
+                        glm::normalize(-axisDirection + 0.5 * random.unitVector<double>());
+                    return movedOut(apex, glm::dot(away, sideNormal) > 0 ? -axisDirection : away);
+                }
+            }
+        };
+        const RayPath<T> ray = test::randomRayNear<T, 3>(random, i, apex + axisDirection * (height / 2),
+                                                         std::hypot(radius, height / 2) + margin,
+                                                         placement.size, inside, onSurface);
+        const RoundedCone<T> rounded{{Vec3<T>(apex), Vec3<T>(base), T(radius)}, T(margin)};
+        const ReferenceCone wide{test::widen(rounded.cone.apex), test::widen(rounded.cone.base),
+                                 Real(rounded.cone.radius)};
+        const Real wideMargin = Real(rounded.margin);
+        const RealVec3 origin = test::widen(ray.origin), direction = test::widen(ray.direction);
+        const Real scale =
+            glm::length(wide.apex) + glm::length(wide.base) + glm::length(origin) + wide.radius + wideMargin;
+        const Real rho = std::min(
+            wideMargin, sideRadiusAt(origin, direction, wide, referenceLineCone(origin, direction, wide, 0)));
+        checker.check(
+            ray, intersectRayRoundedCone(ray, rounded),
+            [&](Real grow) { return referenceLineRoundedCone(origin, direction, wide, wideMargin, grow); },
+            scale, rho,
+            [&] {
+                return "cone apex " + test::text(wide.apex) + " base " + test::text(wide.base) + " radius " +
+                       test::text(wide.radius) + " margin " + test::text(wideMargin);
+            });
+    }
+    checker.finish("random rounded cones");
+}
+
+// The upright cone with margin 0.5: the apex's sphere, the side and the base each 0.5 out, the rim's
+// cylinder of radius 2.5 between z = -0.5 and the apex's sphere.
+TYPED_TEST(RayConeTest, RoundedConeSurfaces) {
+    using T = TypeParam;
+    const RoundedCone<T> rounded{upright<T>(), T(0.5)};
+    const T tolerance = 16 * kNamedTolerance<T>;
+    // Down the axis: the apex's sphere, at z = 4.5.
+    const auto top = intersectRayRoundedCone(RayPath<T>{{0, 0, 10}, {0, 0, -1}, kInfinity<T>}, rounded);
+    ASSERT_TRUE(top);
+    EXPECT_NEAR(top->entry.t, T(5.5), tolerance);
+    EXPECT_NEAR(top->entry.normal.z, T(1), tolerance);
+    EXPECT_NEAR(top->exit.t, T(10.5), tolerance);  // out through the base, 0.5 below it
+    EXPECT_NEAR(top->exit.normal.z, T(-1), tolerance);
+    // Across the side at z = 2 (the cone's radius 1 there): the side moved out by 0.5 along its normal
+    // (2, 0, 1) / sqrt(5) meets the x axis at x = 1 + 0.5 sqrt(5) / 2.
+    const auto across = intersectRayRoundedCone(RayPath<T>{{5, 0, 2}, {-1, 0, 0}, kInfinity<T>}, rounded);
+    ASSERT_TRUE(across);
+    EXPECT_NEAR(across->entry.t, T(4 - 0.25 * std::sqrt(5.0)), tolerance);
+    EXPECT_NEAR(across->entry.normal.x, T(2 / std::sqrt(5.0)), tolerance);
+    // Beside the rim, level with the base: the cylinder of radius 2.5.
+    const auto rim = intersectRayRoundedCone(RayPath<T>{{5, 0, -0.25}, {-1, 0, 0}, kInfinity<T>}, rounded);
+    ASSERT_TRUE(rim);
+    EXPECT_NEAR(rim->entry.t, T(2.5), tolerance);
+    EXPECT_NEAR(rim->entry.normal.x, T(1), tolerance);
+    // Just outside: beside the apex's sphere (above where the side meets it, z = 4 + 0.5 sin(half angle)),
+    // below the base, beyond the rim's cylinder.
+    const T beyond = 4 * kBeyondBand<T> * 8;
+    EXPECT_FALSE(intersectRayRoundedCone(RayPath<T>{{0.5 + beyond, 0, 10}, {0, 0, -1}, T(5.7)}, rounded));
+    EXPECT_FALSE(intersectRayRoundedCone(RayPath<T>{{-5, 0, -0.5 - beyond}, {1, 0, 0}, T(10)}, rounded));
+    EXPECT_FALSE(intersectRayRoundedCone(RayPath<T>{{2.5 + beyond, -5, -0.25}, {0, 1, 0}, T(10)}, rounded));
+    // Starting inside the apex's sphere above the cone: inside.
+    const auto start = intersectRayRoundedCone(RayPath<T>{{0, 0, 4.25}, {1, 0, 0}, T(1)}, rounded);
+    ASSERT_TRUE(start);
+    EXPECT_TRUE(start->originInside);
+}
+
+const auto kIntersectRoundedCone = [](const auto& ray, const auto& rounded) {
+    return intersectRayRoundedCone(ray, rounded);
+};
+
+TYPED_TEST(RayConeTest, RoundedConeNonFiniteInputIsNoHit) {
+    using T = TypeParam;
+    test::expectNonFiniteInputGivesNoHit(RayPath<T>{{-3, 0.25, 2}, {1, 0, 0.125}, T(10)},
+                                         RoundedCone<T>{upright<T>(), T(0.25)}, kIntersectRoundedCone);
+}
+
+TYPED_TEST(RayConeTest, RoundedConeHugeAndTinyScalesGiveTheSameAnswer) {
+    using T = TypeParam;
+    test::expectScaleInvariance(RayPath<T>{{-3.25, 0.375, -0.5}, {1.5, -0.125, 0.75}, T(4)},
+                                RoundedCone<T>{{{0.5, -0.25, 2.125}, {1.5, 0.25, 0}, 1.75}, T(0.125)},
+                                kIntersectRoundedCone);
+}
+
+TYPED_TEST(RayConeTest, RoundedConeExtremeMagnitudesNeverGiveNaN) {
+    using T = TypeParam;
+    const auto makeRoundedCone = [](const auto& vector, const auto& radius) {
+        const Vec3<T> apex = vector();
+        const Cone<T> cone{apex, apex + vector(), radius()};
+        return RoundedCone<T>{cone, std::abs(radius())};
+    };
+    test::expectSaneForExtremeInputs<T>(kIntersectRoundedCone, makeRoundedCone, kBounds.unitLength);
+}
+
+TYPED_TEST(RayConeTest, RoundedConeWithoutMarginIsTheCone) {
+    using T = TypeParam;
+    const RayPath<T> ray{{-3.25, 0.375, 2.5}, {1.5, -0.125, -0.75}, T(4)};
+    const auto rounded = intersectRayRoundedCone(ray, RoundedCone<T>{upright<T>(), T(0)});
+    const auto plain = intersectRayCone(ray, upright<T>());
+    ASSERT_TRUE(rounded && plain);
+    EXPECT_EQ(rounded->entry.t, plain->entry.t);
+    EXPECT_EQ(rounded->exit.t, plain->exit.t);
+    for (const T margin : {T(-1), std::numeric_limits<T>::quiet_NaN(), kInfinity<T>})
+        EXPECT_FALSE(intersectRayRoundedCone(ray, RoundedCone<T>{upright<T>(), margin}));
+    EXPECT_FALSE(intersectRayRoundedCone(ray, RoundedCone<T>{{{0, 0, 2}, {0, 0, 2}, 1}, T(0.5)}));
+}
 
 TYPED_TEST(RayConeTest, AcrossTheSide) {
     using T = TypeParam;

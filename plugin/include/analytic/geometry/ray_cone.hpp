@@ -8,6 +8,8 @@
 #include <limits>
 #include <optional>
 
+#include "analytic/geometry/first_hit.hpp"
+#include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
 
 namespace analytic {
@@ -158,6 +160,113 @@ inline std::optional<RaySolidHit<T>> intersectRayCone(const RayPath<T>& ray, con
     };
     return RaySolidHit<T>{hit(entry, entryT, entryOnSide, true), hit(exit, exitT, exitOnSide, false),
                           entryT < T(0)};
+}
+
+// A solid cone grown by a margin, as Bullet's btConeShape is (its support point moved out by the collision
+// margin: every point within the margin of the cone). Its surface: the side and the base each moved out by
+// the margin, the apex rounded by the margin's sphere, and (in place of the torus about the base's rim) the
+// cylinder of radius radius + margin: exact but near the rim, where the surface lies up to 0.42 margins
+// outside the exact one (the corners of three tangent planes about a quarter circle and less).
+template <class T> struct RoundedCone {
+    Cone<T> cone;
+    T margin;
+};
+
+namespace detail {
+
+// The line's stretch inside both solids (each given by its crossing: see RaySolidHit).
+template <class T> std::optional<RaySolidHit<T>> stretchInBoth(const std::optional<RaySolidHit<T>>& a,
+                                                               const std::optional<RaySolidHit<T>>& b) {
+    if (!a || !b) return std::nullopt;
+    const SurfaceHit<T>& entry = a->entry.t >= b->entry.t ? a->entry : b->entry;
+    const SurfaceHit<T>& exit = a->exit.t <= b->exit.t ? a->exit : b->exit;
+    if (!(entry.t <= exit.t)) return std::nullopt;
+    return RaySolidHit<T>{entry, exit, entry.t < T(0)};
+}
+
+// The line's stretch inside either of two solids whose union is convex (its stretches then overlap).
+template <class T> std::optional<RaySolidHit<T>> stretchInEither(const std::optional<RaySolidHit<T>>& a,
+                                                                 const std::optional<RaySolidHit<T>>& b) {
+    if (!a || !b) return a ? a : b;
+    const SurfaceHit<T>& entry = a->entry.t <= b->entry.t ? a->entry : b->entry;
+    const SurfaceHit<T>& exit = a->exit.t >= b->exit.t ? a->exit : b->exit;
+    return RaySolidHit<T>{entry, exit, entry.t < T(0)};
+}
+
+// The line's stretch where dot(p, up) <= level (up a unit vector), as a crossing whose far end is at
+// infinity.
+template <class T>
+std::optional<RaySolidHit<T>> stretchBelow(const RayPath<T>& line, const Vec3<T>& up, T level) {
+    constexpr T infinity = std::numeric_limits<T>::infinity();
+    const T along = glm::dot(line.origin, up), rate = glm::dot(line.direction, up);
+    const Vec3<T> nowhere(infinity);
+    if (rate == T(0)) {
+        if (!(along <= level)) return std::nullopt;
+        return RaySolidHit<T>{{-infinity, nowhere, up}, {infinity, nowhere, up}, true};
+    }
+    const T t = (level - along) / rate;
+    const SurfaceHit<T> cut{t, line.at(t), up};
+    if (rate > T(0)) return RaySolidHit<T>{{-infinity, nowhere, up}, cut, true};
+    return RaySolidHit<T>{cut, {infinity, nowhere, up}, t < T(0)};
+}
+
+}  // namespace detail
+
+// Where the line of the ray enters and leaves the rounded cone (see RaySolidHit): the union of the apex's
+// sphere and of the larger cone whose side is the side moved out (apex margin / sin(half angle) farther
+// out), cut by the cylinder about the axis, of radius radius + margin, from the grown base up to where
+// that side meets the sphere. The solids are met along the whole line, then cut to
+// [0, maxT], so that a stretch in one of them beyond maxT still extends the other's. nullopt as
+// intersectRayCone says, and for a margin not finite and >= 0; a margin of 0 is the cone.
+template <class T>
+inline std::optional<RaySolidHit<T>> intersectRayRoundedCone(const RayPath<T>& ray,
+                                                             const RoundedCone<T>& rounded) {
+    const Cone<T>& cone = rounded.cone;
+    const T margin = rounded.margin;
+    if (!(margin >= T(0)) || !isFinite(margin)) return std::nullopt;
+    if (margin == T(0)) return intersectRayCone(ray, cone);
+    // Built about the apex: solids placed at the cone's position would round their derived points (the
+    // moved apex, the cylinder's ends) at the scale of that position, which tilts a short cone's axis.
+    const Vec3<T> base = cone.base - cone.apex;
+    const T height2 = glm::dot(base, base);
+    if (!detail::isUsableSquare(height2) || !(cone.radius > T(0)) || !isFinite(cone.radius))
+        return std::nullopt;
+    const T height = std::sqrt(height2);
+    const Vec3<T> up = -base / height;
+    const T slant = std::hypot(height, cone.radius);
+    const T sine = cone.radius / slant;
+    // The grown side is a cone with the same half angle, its apex margin / sine above the apex; it is cut
+    // where its radius reaches the rim's, radius + margin (below that, the rim's cylinder alone bounds the
+    // solid), so that it stays of the rounded cone's size: grown down to the base, a flat cone's would be
+    // many times wider, and rounded at that size. The part below the cut is the rim's whole cylinder cut by
+    // its plane, not a cylinder of its own: a short cylinder's axis, from two points rounded at the cone's
+    // size, would tilt.
+    const T rimRadius = cone.radius + margin;
+    const T apexShift = margin / sine, sideLength = rimRadius * height / cone.radius;
+    const Cone<T> grownSide{apexShift * up, (apexShift - sideLength) * up, rimRadius};
+    const Cylinder<T> rim{base - margin * up, (margin * sine) * up, rimRadius};
+    const Vec3<T> origin = ray.origin - cone.apex;
+    // The solids' crossings ahead of the origin along the whole line from it in that direction.
+    const auto crossingAlong = [&](const Vec3<T>& direction) {
+        const RayPath<T> line{origin, direction, std::numeric_limits<T>::infinity()};
+        const std::optional<RaySolidHit<T>> inRim = intersectRayCylinder(line, rim);
+        return detail::stretchInEither(
+            detail::stretchInEither(
+                detail::stretchInBoth(intersectRayCone(line, grownSide), inRim),
+                detail::stretchInBoth(inRim, detail::stretchBelow(line, up, apexShift - sideLength))),
+            intersectRaySphere(line, Sphere<T>{Vec3<T>(0), margin}));
+    };
+    std::optional<RaySolidHit<T>> whole = crossingAlong(ray.direction);
+    if (!whole || !crossingReachesRay(whole->entry.t, whole->exit.t, ray.maxT)) return std::nullopt;
+    if (whole->originInside) {
+        // A solid crossed only behind the origin was left out: the entry is where the line leaves the
+        // rounded cone going back.
+        const std::optional<RaySolidHit<T>> back = crossingAlong(-ray.direction);
+        if (back) whole->entry = {-back->exit.t, back->exit.point, back->exit.normal};
+    }
+    whole->entry.point += cone.apex;
+    whole->exit.point += cone.apex;
+    return whole;
 }
 
 }  // namespace analytic
