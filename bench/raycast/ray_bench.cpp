@@ -8,9 +8,10 @@
 //   Rays per second, hits, the rays on which Bullet and analytic::rayTest disagree, whether the batch
 //   gives analytic::rayTest's answers, the ratios and the goals.
 // - Per shape (Google Benchmark, as pairs_bench): ns per ray for a sphere, a rotated box, a capsule, a
-//   cylinder, a static plane, a 20-point convex hull and a triangle of a small mesh, over 64 random rays that
-//   mostly hit: Bullet's rayTestSingle on the one object, Bullet's rayTest and ours on a world holding only
-//   that object, and the bare geometry-core test; a summary table with the goal for the whole path.
+//   cylinder, a cone (with its margin), a static plane, a 20-point convex hull and a triangle of a small
+//   mesh, over 64 random rays that mostly hit: Bullet's rayTestSingle on the one object, Bullet's rayTest and
+//   ours on a world holding only that object, and the bare geometry-core test; a summary table with the
+//   issue's goal for the whole path.
 // Times are the thread's CPU time, which on a shared machine leaves out other processes' turns, except for
 // the batch on every core: wall-clock time.
 //
@@ -43,6 +44,7 @@
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/geometry/ray_capsule.hpp"
+#include "analytic/geometry/ray_cone.hpp"
 #include "analytic/geometry/ray_convex.hpp"
 #include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
@@ -442,6 +444,18 @@ ShapeCase cylinderCase() {
         [](Random& random, int&) { return nearYAxis(random, Scalar(0.9)); }, originAround);
 }
 
+// A cone along local Y, radius 0.5, height 2 (apex at y = 1), with Bullet's default margin, aimed at
+// points of its axis' neighbourhood inside it.
+ShapeCase coneCase() {
+    return placeShape(
+        48, std::make_unique<btConeShape>(Scalar(0.5), Scalar(2)),
+        [](Random& random, int&) {
+            return btVector3(uniform(random, -0.1, 0.1), uniform(random, -0.9, 0.5),
+                             uniform(random, -0.1, 0.1));
+        },
+        originAround);
+}
+
 ShapeCase planeCase() {
     return placeShape(
         45, std::make_unique<btStaticPlaneShape>(btVector3(0, 1, 0), Scalar(0)),
@@ -646,6 +660,12 @@ void registerShapes() {
         registerShape("Cylinder", std::move(c), [cylinder](const ShapeRay& r) {
             return analytic::intersectRayCylinder(r.ray, cylinder);
         });
+    }
+    {
+        ShapeCase c = coneCase();
+        const auto cone = analytic::toRoundedCone(shapeOf<btConeShape>(c), c.transform);
+        registerShape("Cone", std::move(c),
+                      [cone](const ShapeRay& r) { return analytic::intersectRayRoundedCone(r.ray, cone); });
     }
     {
         ShapeCase c = planeCase();

@@ -11,6 +11,7 @@
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/geometry/ray_capsule.hpp"
+#include "analytic/geometry/ray_cone.hpp"
 #include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_ellipsoid.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
@@ -37,6 +38,9 @@ std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const C
 }
 std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Cylinder<Scalar>& cylinder) {
     return firstHit(intersectRayCylinder(ray, cylinder), ray, StartInside::HitAtOrigin);
+}
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const RoundedCone<Scalar>& cone) {
+    return firstHit(intersectRayRoundedCone(ray, cone), ray, StartInside::HitAtOrigin);
 }
 std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Ellipsoid<Scalar>& ellipsoid) {
     return firstHit(intersectRayEllipsoid(ray, ellipsoid), ray, StartInside::HitAtOrigin);

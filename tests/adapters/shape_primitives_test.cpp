@@ -107,6 +107,38 @@ TEST(ShapePrimitives, CylindersMatchBulletAlongAxisAndRadius) {
     }
 }
 
+// A cone is its cone grown by the margin: Bullet's support point (margin included) lies a margin beyond the
+// apex along the axis, beyond the base plane against it, and radius + margin out of the axis at the base.
+TEST(ShapePrimitives, ConesMatchBulletsSupportWithTheMargin) {
+    test::Random random(4);
+    for (int i = 0; i < 50; ++i) {
+        const btTransform transform = randomTransform(random);
+        const Scalar radius = Scalar(random.uniform(0.5, 3)), height = Scalar(random.uniform(0.5, 3));
+        std::unique_ptr<btConeShape> cones[] = {std::make_unique<btConeShapeX>(radius, height),
+                                                std::make_unique<btConeShape>(radius, height),
+                                                std::make_unique<btConeShapeZ>(radius, height)};
+        for (const auto& shape : cones) {
+            if (i % 2 == 1) shape->setLocalScaling(btVector3(Scalar(1.5), Scalar(1.5), Scalar(1.5)));
+            if (i % 3 == 2) shape->setMargin(Scalar(random.uniform(0, 0.3)));
+            const auto primitive = toPrimitive(*shape, transform);
+            ASSERT_TRUE(primitive && std::holds_alternative<RoundedCone<Scalar>>(*primitive));
+            const auto& [cone, margin] = std::get<RoundedCone<Scalar>>(*primitive);
+            EXPECT_EQ(margin, shape->getMargin());
+            const Vec3<Scalar> axis = glm::normalize(cone.apex - cone.base);
+            const Vec3<Scalar> side = glm::normalize(glm::cross(axis, random.unitVector<Scalar>()));
+            const double tolerance = double(kTolerance) * 100;
+            EXPECT_NEAR(double(glm::dot(bulletSupport(*shape, transform, axis) - cone.apex, axis)),
+                        double(margin), tolerance);
+            EXPECT_NEAR(double(glm::dot(bulletSupport(*shape, transform, -axis) - cone.base, -axis)),
+                        double(margin), tolerance);
+            EXPECT_NEAR(double(glm::dot(bulletSupport(*shape, transform, side) - cone.base, side)),
+                        double(cone.radius + margin), tolerance);
+        }
+    }
+    btConeShape noRadius(0, 2);
+    EXPECT_FALSE(toPrimitive(noRadius, btTransform::getIdentity()).has_value());  // Bullet's own cast then
+}
+
 TEST(ShapePrimitives, PlaneIsPlacedByTheTransform) {
     test::Random random(3);
     for (int i = 0; i < 100; ++i) {

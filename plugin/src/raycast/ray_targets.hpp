@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "analytic/geometry/primitives.hpp"
+#include "analytic/geometry/ray_cone.hpp"
 #include "hull_raycast.hpp"
 
 namespace analytic::raycast {
@@ -55,9 +56,9 @@ struct BulletTarget {
     btTransform transform;
 };
 
-using RayTarget =
-    std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>, Ellipsoid<Scalar>,
-                 HullTarget, PlaneTarget, CompoundTarget, MeshTarget, HeightfieldTarget, BulletTarget>;
+using RayTarget = std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>,
+                               RoundedCone<Scalar>, Ellipsoid<Scalar>, HullTarget, PlaneTarget,
+                               CompoundTarget, MeshTarget, HeightfieldTarget, BulletTarget>;
 
 RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform);
 

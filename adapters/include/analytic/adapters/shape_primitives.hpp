@@ -6,6 +6,7 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
+#include <BulletCollision/CollisionShapes/btConeShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
@@ -17,6 +18,7 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/primitives.hpp"
+#include "analytic/geometry/ray_cone.hpp"
 
 namespace analytic {
 
@@ -57,13 +59,21 @@ inline Plane<btScalar> toPlane(const btStaticPlaneShape& shape, const btTransfor
     return {toGlm(normal), shape.getPlaneConstant() + normal.dot(transform.getOrigin())};
 }
 
-using Primitive =
-    std::variant<Sphere<btScalar>, Obb<btScalar>, Capsule<btScalar>, Cylinder<btScalar>, Plane<btScalar>>;
+// The cone grown by its margin (btConeShape, X, Z; the rim as RoundedCone says): apex at +height / 2 along
+// the up axis, base at -height / 2, the height and radius as setLocalScaling left them (it scales them;
+// a mirroring scaling makes the height negative, the apex then below, or the radius, taken by its size).
+inline RoundedCone<btScalar> toRoundedCone(const btConeShape& shape, const btTransform& transform) {
+    const auto [base, apex] = detail::axisEnds(transform, shape.getConeUpIndex(), shape.getHeight() / 2);
+    return {{apex, base, std::abs(shape.getRadius())}, shape.getMargin()};
+}
+
+using Primitive = std::variant<Sphere<btScalar>, Obb<btScalar>, Capsule<btScalar>, Cylinder<btScalar>,
+                               Plane<btScalar>, RoundedCone<btScalar>>;
 
 // Calls visit(primitive) with the primitive of any of the shapes above and returns true; false, without
-// calling it, for shapes without one (meshes, hulls, compounds...). The primitive is made where visit
-// uses it, not copied out of a variant: a per-ray caller would wait on the copy (a load spanning the
-// stores that made it cannot be forwarded from them).
+// calling it, for shapes without one (meshes, hulls, compounds..., a cone without height or radius). The
+// primitive is made where visit uses it, not copied out of a variant: a per-ray caller would wait on the copy
+// (a load spanning the stores that made it cannot be forwarded from them).
 template <class Visit>
 bool visitPrimitive(const btCollisionShape& shape, const btTransform& transform, Visit&& visit) {
     switch (shape.getShapeType()) {
@@ -82,6 +92,13 @@ bool visitPrimitive(const btCollisionShape& shape, const btTransform& transform,
         case STATIC_PLANE_PROXYTYPE:
             visit(toPlane(static_cast<const btStaticPlaneShape&>(shape), transform));
             return true;
+        case CONE_SHAPE_PROXYTYPE: {
+            // A cone without height or radius is a segment or a disc with its margin: not a cone.
+            const auto& cone = static_cast<const btConeShape&>(shape);
+            if (cone.getHeight() == 0 || cone.getRadius() == 0) return false;
+            visit(toRoundedCone(cone, transform));
+            return true;
+        }
         default:
             return false;
     }
