@@ -160,6 +160,33 @@ Real sideRadiusAt(const RealVec3& origin, const RealVec3& direction, const Refer
     return std::max(rho, cone.radius * 1e-30L);
 }
 
+// A random cone of any size, position and proportion, from flat (height 1e-2 radii) to needles (100 radii).
+struct RandomCone {
+    test::Placement<3> placement;
+    double radius;
+    Vec3<double> axisDirection;  // apex to base
+    double height;
+    Vec3<double> apex, base;
+    double slope, slant;
+
+    explicit RandomCone(test::Random& random)
+        : placement(test::randomPlacement<3>(random)),
+          radius(placement.size),
+          axisDirection(random.unitVector<double>()),
+          height(radius * random.logUniform(1e-2, 1e2)),
+          apex(placement.position),
+          base(apex + axisDirection * height),
+          slope(radius / height),
+          slant(std::sqrt(1 + slope * slope)) {}
+
+    // A point inside, uniform in the solid.
+    Vec3<double> inside(test::Random& random) const {
+        const double z = height * std::cbrt(random.uniform(0, 1));
+        return apex + axisDirection * z +
+               test::randomTangent<3>(random, axisDirection) * (slope * z * std::sqrt(random.uniform(0, 1)));
+    }
+};
+
 template <class T> class RayConeTest : public ::testing::Test {};
 TYPED_TEST_SUITE(RayConeTest, test::Scalars);
 
@@ -173,18 +200,9 @@ TYPED_TEST(RayConeTest, RandomConesAgreeWithReference) {
     test::Random random(23);
     test::RoundSolidChecker<T, 3> checker(kBounds);
     for (int i = 0; i < kRandomCases; ++i) {
-        const auto placement = test::randomPlacement<3>(random);
-        const double radius = placement.size;
-        const Vec3<double> axisDirection = random.unitVector<double>();
-        const double height = radius * random.logUniform(1e-2, 1e2);
-        const Vec3<double> apex = placement.position, base = apex + axisDirection * height;
-        const double slope = radius / height, slant = std::sqrt(1 + slope * slope);
-        const auto inside = [&] {
-            const double z = height * std::cbrt(random.uniform(0, 1));
-            return apex + axisDirection * z +
-                   test::randomTangent<3>(random, axisDirection) *
-                       (slope * z * std::sqrt(random.uniform(0, 1)));
-        };
+        const RandomCone drawn(random);
+        const auto& [placement, radius, axisDirection, height, apex, base, slope, slant] = drawn;
+        const auto inside = [&] { return drawn.inside(random); };
         const auto onSurface = [&] {
             const Vec3<double> radial = test::randomTangent<3>(random, axisDirection);
             const Vec3<double> sideNormal = (radial - axisDirection * slope) / slant;
@@ -294,19 +312,10 @@ TYPED_TEST(RayConeTest, RandomRoundedConesAgreeWithReference) {
     test::Random random(29);
     test::RoundSolidChecker<T, 3> checker(kBounds);
     for (int i = 0; i < kRandomCases / 4; ++i) {
-        const auto placement = test::randomPlacement<3>(random);
-        const double radius = placement.size;
-        const Vec3<double> axisDirection = random.unitVector<double>();  // apex to base
-        const double height = radius * random.logUniform(1e-2, 1e2);
+        const RandomCone drawn(random);
+        const auto& [placement, radius, axisDirection, height, apex, base, slope, slant] = drawn;
         const double margin = radius * random.logUniform(1e-3, 1);
-        const Vec3<double> apex = placement.position, base = apex + axisDirection * height;
-        const double slope = radius / height, slant = std::sqrt(1 + slope * slope);
-        const auto inside = [&] {
-            const double z = height * std::cbrt(random.uniform(0, 1));
-            return apex + axisDirection * z +
-                   test::randomTangent<3>(random, axisDirection) *
-                       (slope * z * std::sqrt(random.uniform(0, 1)));
-        };
+        const auto inside = [&] { return drawn.inside(random); };
         const auto onSurface = [&] {
             const Vec3<double> radial = test::randomTangent<3>(random, axisDirection);
             const Vec3<double> sideNormal = (radial - axisDirection * slope) / slant;
