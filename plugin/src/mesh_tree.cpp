@@ -7,14 +7,13 @@
 #include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "narrowphase/mesh_triangles.hpp"
-#include "raycast/mesh_raycast.hpp"
 
 namespace analytic::raycast {
 namespace {
 
-// The boxes are grown once, by roundingPadding's bound for rays whose coordinates (in the mesh's frame)
-// reach this many times the mesh's largest one: 1.2e-4 of the mesh's extent in float, 2.3e-13 in double,
-// a box's worth of culling kept. Rays reaching farther walk Bullet's tree, padded per ray.
+// The tree's boxes are grown for rays whose coordinates (in the mesh's frame) reach this many times the
+// mesh's largest one (see WideBvh): by 1.2e-4 of the mesh's extent, a box's worth of culling kept. Rays
+// reaching farther walk Bullet's tree, padded per ray.
 constexpr Scalar paddedReach = 256;
 
 std::size_t scalarSize(PHY_ScalarType type) {
@@ -69,13 +68,14 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
     std::vector<Triangle<Scalar>> triangles;
     std::vector<TriangleName> names;
     std::vector<Aabb<Scalar>> boxes;
+    Scalar extent = 0;  // the largest vertex coordinate
     // The triangles as every other cast reads them (the mesh's scaling applied).
     const auto collect = [&](const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
         triangles.push_back(triangle);
         names.push_back({partId, triangleIndex});
         const Aabb<Scalar> box = boundsOf(triangle);
         boxes.push_back(box);
-        extent_ = std::max({extent_, maxAbsComponent(box.min), maxAbsComponent(box.max)});
+        extent = std::max({extent, maxAbsComponent(box.min), maxAbsComponent(box.max)});
     };
     {
         narrowphase::BvhTriangles<decltype(collect)> reader(mesh, btVector3(1, 1, 1), collect);
@@ -89,13 +89,7 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
                 reader.processNode(part, triangle);
         }
     }
-    // roundingPadding for the largest ray the padding serves (see paddedReach).
-    padding_ = roundingPadding(extent_ + paddedReach * extent_);
-    for (Aabb<Scalar>& box : boxes) {
-        box.min -= padding_;
-        box.max += padding_;
-    }
-    tree_ = WideBvh(boxes);
+    tree_ = WideBvh(boxes, paddedReach * extent);
     triangles_.reserve(triangles.size());
     names_.reserve(names.size());
     for (const std::int32_t i : tree_.order()) {
@@ -105,7 +99,7 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
 }
 
 bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const {
-    if (roundingPadding(meshRay, extent_) > padding_) return false;
+    if (!tree_.covers(meshRay)) return false;
     const std::optional<SlabRay<Scalar>> slab = makeSlabRay(meshRay);
     if (!slab) return true;
     // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.

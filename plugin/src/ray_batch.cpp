@@ -116,7 +116,7 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
                   BatchOptions options) {
     if (hits.size() != rays.size())
         throw std::invalid_argument("analytic::rayTestBatch: hits must be as long as rays");
-    const raycast::RayScene scene(world, options.meshTrees);
+    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays));
     forChunks(rays.size(), options.threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             ClosestHitCallback callback(rays[i], hits[i]);
@@ -127,7 +127,7 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
 
 void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> rays, AllRayHits& result,
                          BatchOptions options) {
-    const raycast::RayScene scene(world, options.meshTrees);
+    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays));
     std::vector<std::vector<RayHit>> hitsPerRay(rays.size());
     forChunks(rays.size(), options.threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {

@@ -1,5 +1,6 @@
 #include "raycast/ray_scene.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
@@ -25,7 +26,17 @@ std::size_t MeshTreeCache::size() const {
 
 namespace raycast {
 
-RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees) {
+Scalar RayScene::batchReach(std::span<const Ray> rays) {
+    Scalar reach = 0;
+    for (const Ray& ray : rays) {
+        const RayPath<Scalar> segment = segmentRay(toGlm(ray.from), toGlm(ray.to));
+        if (isValidRay(segment))  // the others are not walked
+            reach = std::max(reach, maxAbsComponent(segment.origin) + maxAbsComponent(segment.direction));
+    }
+    return reach;
+}
+
+RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach) {
     std::unique_lock<std::mutex> cacheLock;
     if (meshTrees) cacheLock = std::unique_lock(meshTrees->trees_->mutex);
     // The trees of this world's meshes, found in the cache (when their data are unchanged) or built.
@@ -64,7 +75,7 @@ RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees) {
         meshTrees->trees_->byMesh = std::move(treeOf);
         cacheLock.unlock();  // the trees this scene uses stay alive in meshTrees_
     }
-    tree_ = WideBvh(boxes);
+    tree_ = WideBvh(boxes, rayReach);
     items_.reserve(items.size());
     for (const std::int32_t i : tree_.order())
         items_.push_back(std::move(items[std::size_t(i)]));

@@ -6,6 +6,8 @@
 #include <limits>
 #include <numeric>
 
+#include "analytic/geometry/numeric.hpp"
+
 namespace analytic::raycast {
 namespace {
 
@@ -30,6 +32,30 @@ void grow(Aabb<Scalar>& box, const Aabb<Scalar>& other) {
     box.max = glm::max(box.max, other.max);
 }
 
+// The float nearest x on the side of -inf (toward: -1) or +inf (+1): a bound rounded outward.
+float roundedOutward(Scalar x, float toward) {
+    const auto rounded = float(x);
+    return (Scalar(rounded) - x) * Scalar(toward) < 0
+               ? std::nextafter(rounded, toward * std::numeric_limits<float>::infinity())
+               : rounded;
+}
+
+// The box as the nodes keep it: in float, grown for a walk in float by a covered ray, rounded outward.
+Aabb<float> laneBox(const Aabb<Scalar>& box, Scalar rayReach) {
+    if (!glm::all(glm::lessThanEqual(box.min, box.max))) {
+        constexpr float infinity = std::numeric_limits<float>::infinity();
+        return {Vec3<float>(infinity), Vec3<float>(-infinity)};
+    }
+    const Scalar padding =
+        slabRoundingPadding<float>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + rayReach);
+    Aabb<float> lanes;
+    for (int axis = 0; axis < 3; ++axis) {
+        lanes.min[axis] = roundedOutward(box.min[axis] - padding, -1);
+        lanes.max[axis] = roundedOutward(box.max[axis] + padding, 1);
+    }
+    return lanes;
+}
+
 // In double, so that the centre of a huge box stays finite.
 glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm::dvec3(box.max)) * 0.5; }
 
@@ -51,7 +77,7 @@ struct WideBvh::Built {
     std::int32_t children[2];
 };
 
-WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes) {
+WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach) : rayReach_(rayReach) {
     if (givenBoxes.empty()) return;
     // A box with a NaN bound, or min > max, meets no ray: the walk's box test (rayEntriesIntoAabbs) takes
     // only ordered boxes and the empty one.
@@ -217,12 +243,12 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
     }
     const auto index = std::int32_t(nodes_.size());
     nodes_.emplace_back();
-    std::array<Aabb<Scalar>, 4> childBoxes;
-    childBoxes.fill(emptyBox());  // empty slots: met by no ray
+    std::array<Aabb<float>, 4> childBoxes;
+    childBoxes.fill(laneBox(emptyBox(), rayReach_));  // empty slots: met by no ray
     Node node{};
     for (int i = 0; i < count; ++i) {
         const Child& child = children[std::size_t(i)];
-        childBoxes[std::size_t(i)] = child.box;
+        childBoxes[std::size_t(i)] = laneBox(child.box, rayReach_);
         node.children[i] = child.isItem ? Slot{~child.index} : fold(child.index, binary, boxes);
     }
     node.boxes = toLanes(childBoxes);

@@ -12,11 +12,20 @@
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
+#include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/ray_box.hpp"
 
 namespace analytic::raycast {
 
 using Scalar = btScalar;
+
+// How much to grow a box so that a slab test computed in Lane (float or double) never drops it for a ray
+// that touches it: 8 rounding units of the largest coordinate involved (magnitude: the box's plus the
+// ray's origin and direction components), 4 for how far rounding of the subtraction and product moves
+// a plane's t, and of the ray's coordinates to Lane, and the entry and the exit both.
+template <class Lane> Scalar slabRoundingPadding(Scalar magnitude) {
+    return 8 * Scalar(unitRoundoff<Lane>) * magnitude;
+}
 
 inline Aabb<Scalar> boxOf(const btDbvtVolume& volume) { return {toGlm(volume.Mins()), toGlm(volume.Maxs())}; }
 

@@ -9,18 +9,17 @@
 #include <BulletCollision/CollisionShapes/btConcaveShape.h>
 
 #include "analytic/geometry/numeric.hpp"
+#include "dbvt_walk.hpp"
 #include "ray_targets.hpp"
 
 namespace analytic::raycast {
 
-// How much to grow a tree's boxes so that rounding in the ray's coordinates and in the slab test
-// never drops a box the ray touches (a triangle whose vertex lies on its box's face must still be
-// tested, or a ray through that vertex could slip through): a few rounding units of the largest
-// coordinate involved: here, magnitude, the tree's extent plus the ray's largest coordinates.
-inline Scalar roundingPadding(Scalar magnitude) { return 8 * unitRoundoff<Scalar> * magnitude; }
-
+// How much to grow a Bullet mesh tree's boxes (walked in btScalar) for this ray, so that no box the ray
+// touches is dropped (a triangle whose vertex lies on its box's face must still be tested, or a ray
+// through that vertex could slip through).
 inline Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
-    return roundingPadding(treeExtent + maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction));
+    return slabRoundingPadding<Scalar>(treeExtent + maxAbsComponent(ray.origin) +
+                                       maxAbsComponent(ray.direction));
 }
 
 // Casts the segment against a BVH mesh (TRIANGLE_MESH_SHAPE_PROXYTYPE or

@@ -28,8 +28,8 @@ public:
 
     // Reports to the reporter the triangles the segment meshRay (in the unscaled mesh's frame, where
     // the vertices are) crosses, nearest box first, as castAgainstMesh's walk of Bullet's tree does.
-    // False, with nothing reported, when the ray's coordinates are too large for the boxes' padding (see
-    // padding_): the caller walks Bullet's tree instead.
+    // False, with nothing reported, when the ray's coordinates are too large for the boxes' growth (see
+    // WideBvh::covers): the caller walks Bullet's tree instead.
     bool cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const;
 
 private:
@@ -56,8 +56,6 @@ private:
     btVector3 scaling_;
     std::vector<Triangle<Scalar>> triangles_;  // in the tree's order, in the unscaled mesh's frame
     std::vector<TriangleName> names_;          // in the tree's order
-    Scalar padding_ = 0;  // how much every box was grown for rounding (see mesh_tree.cpp)
-    Scalar extent_ = 0;   // the largest vertex coordinate
     WideBvh tree_;
 };
 

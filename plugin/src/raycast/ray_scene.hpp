@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
@@ -29,8 +30,12 @@ public:
     };
 
     // meshTrees (null: none) gives the BVH meshes' targets their trees (mesh_tree.hpp), built when it
-    // has none for a mesh's data, and is left with those of this world's meshes only.
-    RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees);
+    // has none for a mesh's data, and is left with those of this world's meshes only. The rays walked
+    // must have coordinates within rayReach (see WideBvh): batchReach gives it for a batch.
+    RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach);
+
+    // The largest origin coordinate plus largest direction component of the batch's rays (segments).
+    static Scalar batchReach(std::span<const Ray> rays);
 
     // Calls visit(item) for the items whose boxes the ray meets, nearest first within each node, skipping
     // what it enters beyond the callback's closest hit so far; stops when visit returns false.

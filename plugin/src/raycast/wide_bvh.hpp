@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
 #include <vector>
 
+#include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "dbvt_walk.hpp"
 
@@ -25,20 +27,31 @@ public:
     WideBvh() = default;
 
     // The tree over boxes[i]; order() lists the boxes' indices in the tree's item order, in which walk
-    // names them (a caller keeps its items in that order, next to each other in memory).
-    explicit WideBvh(std::span<const Aabb<Scalar>> boxes);
+    // names them (a caller keeps its items in that order, next to each other in memory). The nodes keep
+    // the boxes in float whatever btScalar is (half the memory of double, one vector test for four),
+    // rounded outward and grown by the rounding of a walk in float for rays whose largest origin
+    // coordinate plus largest direction component stays within rayReach (see covers): no box the ray
+    // touches is dropped.
+    WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach);
 
     const std::vector<std::int32_t>& order() const { return order_; }
+
+    // Whether the boxes' growth covers the rounding of this ray's walk (its coordinates within rayReach).
+    bool covers(const RayPath<Scalar>& ray) const {
+        return maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction) <= rayReach_;
+    }
 
     // Calls visit(item) (an index into the tree's order) for the items whose boxes the ray meets before
     // reach() (asked again at every step: hits shrink it); stops when visit returns false. At each node
     // the nearest child met is entered at once and the others are kept, to be entered later if the ray
     // still reaches them. No branch depends on which children a ray meets: that is unpredictable, and a
     // mispredicted branch costs as much as a node's box test.
+    // The ray must be covered (covers).
     template <class Reach, class Visit>
     void walk(const SlabRay<Scalar>& slab, Reach reach, Visit visit) const {
         if (nodes_.empty()) return;
-        const SlabRayLanes<Scalar> ray(slab);
+        const SlabRayLanes<float> ray(SlabRay<float>{Vec3<float>(slab.origin), Vec3<float>(slab.direction),
+                                                     Vec3<float>(slab.inverseDirection), float(slab.maxT)});
         PendingStack<Slot> pending;
         Slot current{0};
         for (;;) {
@@ -48,8 +61,8 @@ public:
                 const Node& node = nodes_[current.node()];
                 for (const Slot child : node.children)
                     prefetch(child);
-                Scalar entries[4];
-                const unsigned met = rayEntriesIntoAabbs(ray, reach(), node.boxes, entries);
+                float entries[4];
+                const unsigned met = rayEntriesIntoAabbs(ray, atLeast(reach()), node.boxes, entries);
                 if (met != 0) {
                     // The children by nearness (the unmet, at +inf, last): the others met are kept, the
                     // farthest deepest; three are pushed whatever the count, and those beyond it dropped.
@@ -84,11 +97,18 @@ private:
     };
 
     // Up to four children; an empty slot's box lanes are +inf to -inf, met by no ray. Aligned to cache
-    // lines: a node (128 bytes in float, 256 in double) spans no more lines than its size needs.
+    // lines: a node (128 bytes) spans no more lines than its size needs.
     struct alignas(64) Node {
-        AabbLanes<Scalar> boxes;
+        AabbLanes<float> boxes;
         Slot children[4];
     };
+
+    // The smallest float no less than t: the walk's reach in float, never short of the exact one.
+    static float atLeast(Scalar t) {
+        const auto rounded = float(t);
+        return Scalar(rounded) < t ? std::nextafter(rounded, std::numeric_limits<float>::infinity())
+                                   : rounded;
+    }
 
     // Asks for a child node's lines before the ray's test against its box says whether it is entered: the
     // next node is then on its way while the test runs, instead of waited for after it (the trees are
@@ -101,7 +121,7 @@ private:
 
     // The four children's indices, nearest entry first (of equal entries, the lower index first): each
     // child's place counted by comparing every pair once, then each put in its place.
-    static std::array<int, 4> childrenByNearness(const Scalar (&entries)[4]) {
+    static std::array<int, 4> childrenByNearness(const float (&entries)[4]) {
         std::array<int, 4> place{};
         for (int i = 1; i < 4; ++i) {
             for (int j = 0; j < i; ++j) {
@@ -128,6 +148,7 @@ private:
 
     std::vector<std::int32_t> order_;
     std::vector<Node> nodes_;  // nodes_[0]: the root
+    Scalar rayReach_ = 0;
 };
 
 }  // namespace analytic::raycast

@@ -1,0 +1,110 @@
+// The four-wide tree the batches and cached mesh trees walk (plugin/src/raycast/wide_bvh.hpp), in the
+// build's btScalar: its nodes keep the boxes in float, grown for the rounding of a walk in float, so the
+// walk must still visit every box a covered segment touches by the exact (long double) closed-box test:
+// segments through a box's face, edge or corner points (touching it only there, or passing through),
+// from near and far, boxes tiny or large and far from the origin; and visit each item at most once.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "raycast/wide_bvh.hpp"
+#include "support/test_support.hpp"
+
+namespace analytic::raycast {
+namespace {
+
+using test::Real;
+using test::RealVec3;
+
+// Whether the segment origin + t direction, t in [0, 1], touches the closed box, in long double.
+bool touches(const RayPath<Scalar>& segment, const Aabb<Scalar>& box) {
+    Real low = 0, high = 1;
+    for (int axis = 0; axis < 3; ++axis) {
+        const Real origin = segment.origin[axis], direction = segment.direction[axis];
+        const Real boxMin = box.min[axis], boxMax = box.max[axis];
+        if (direction == 0) {
+            if (origin < boxMin || origin > boxMax) return false;
+            continue;
+        }
+        const Real near = (boxMin - origin) / direction, far = (boxMax - origin) / direction;
+        low = std::max(low, std::min(near, far));
+        high = std::min(high, std::max(near, far));
+    }
+    return low <= high;
+}
+
+// A point of the box's surface: on a face, an edge or a corner, with coordinates exactly on it.
+Vec3<Scalar> surfacePoint(test::Random& random, const Aabb<Scalar>& box) {
+    Vec3<Scalar> point;
+    for (int axis = 0; axis < 3; ++axis)
+        point[axis] = Scalar(random.uniform(double(box.min[axis]), double(box.max[axis])));
+    const int fixedAxes = 1 + int(random.uniform(0, 3));  // face, edge or corner
+    for (int k = 0; k < fixedAxes; ++k) {
+        const int axis = (k + int(random.uniform(0, 3))) % 3;
+        point[axis] = random.chance(0.5) ? box.min[axis] : box.max[axis];
+    }
+    return glm::clamp(point, box.min, box.max);
+}
+
+TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
+    test::Random random(17);
+    int touched = 0, checked = 0;
+    for (int world = 0; world < 40; ++world) {
+        // Boxes of one size class at one distance from the origin: tiny boxes far out are where float
+        // rounding of the nodes and of the ray moves their faces most.
+        const double size = random.logUniform(1e-3, 1e2), distance = size * random.logUniform(1, 1e4);
+        const Vec3<double> centre = random.unitVector<double>() * distance;
+        std::vector<Aabb<Scalar>> boxes;
+        for (int i = 0; i < 200; ++i) {
+            const Vec3<double> at = centre + random.point<double>(20 * size);
+            const Vec3<double> half(random.uniform(0.05, 1) * size, random.uniform(0.05, 1) * size,
+                                    random.uniform(0.05, 1) * size);
+            boxes.push_back({Vec3<Scalar>(at - half), Vec3<Scalar>(at + half)});
+        }
+        std::vector<RayPath<Scalar>> segments;
+        Scalar reach = 0;
+        for (int k = 0; k < 300; ++k) {
+            // Through a surface point of a random box, from near or far, on past it or ending there.
+            const Aabb<Scalar>& aimed = boxes[std::size_t(random.uniform(0, double(boxes.size())))];
+            const Vec3<Scalar> target = surfacePoint(random, aimed);
+            const Vec3<Scalar> origin =
+                target + Vec3<Scalar>(random.unitVector<double>() * (size * random.logUniform(1e-2, 1e3)));
+            const Scalar beyond = random.chance(0.5) ? Scalar(1) : Scalar(random.uniform(1, 3));
+            const RayPath<Scalar> segment{origin, (target - origin) * beyond, 1};
+            if (!isValidRay(segment)) continue;
+            segments.push_back(segment);
+            reach = std::max(reach, maxAbsComponent(segment.origin) + maxAbsComponent(segment.direction));
+        }
+        const WideBvh tree(boxes, reach);
+        for (const RayPath<Scalar>& segment : segments) {
+            ASSERT_TRUE(tree.covers(segment));
+            std::vector<int> visits(boxes.size(), 0);
+            tree.walk(
+                slabRayOf(segment), [] { return Scalar(1); },
+                [&](std::size_t item) {
+                    ++visits[std::size_t(tree.order()[item])];
+                    return true;
+                });
+            for (std::size_t i = 0; i < boxes.size(); ++i) {
+                EXPECT_LE(visits[i], 1) << "box " << i << " visited twice";
+                if (!touches(segment, boxes[i])) continue;
+                ++touched;
+                EXPECT_EQ(visits[i], 1) << "box " << i << " touched but not visited, world " << world;
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 10000);
+    EXPECT_GT(touched, checked / 2);  // most touch the box they are aimed at (ends round off it)
+}
+
+// A ray whose coordinates exceed the reach the tree was grown for is not covered.
+TEST(WideBvh, RaysBeyondTheReachAreNotCovered) {
+    const std::vector<Aabb<Scalar>> boxes{{{0, 0, 0}, {1, 1, 1}}};
+    const WideBvh tree(boxes, 10);
+    EXPECT_TRUE(tree.covers(RayPath<Scalar>{{2, 0, 0}, {-4, 1, 1}, 1}));
+    EXPECT_FALSE(tree.covers(RayPath<Scalar>{{20, 0, 0}, {-4, 1, 1}, 1}));
+}
+
+}  // namespace
+}  // namespace analytic::raycast
