@@ -1,6 +1,7 @@
 #include "raycast/ray_scene.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
@@ -29,9 +30,9 @@ namespace raycast {
 Scalar RayScene::batchReach(std::span<const Ray> rays) {
     Scalar reach = 0;
     for (const Ray& ray : rays) {
-        const RayPath<Scalar> segment = segmentRay(toGlm(ray.from), toGlm(ray.to));
-        if (isValidRay(segment))  // the others are not walked
-            reach = std::max(reach, maxAbsComponent(segment.origin) + maxAbsComponent(segment.direction));
+        const Vec3<Scalar> from = toGlm(ray.from);
+        const Scalar rayReach = maxAbsComponent(from) + maxAbsComponent(toGlm(ray.to) - from);
+        if (std::isfinite(rayReach)) reach = std::max(reach, rayReach);  // the others are not walked
     }
     return reach;
 }
