@@ -1,9 +1,10 @@
 // analytic::rayTest (issue 4) in Bullet worlds, in the build's btScalar: the world classes answer
 // rayTest through the virtual; random worlds of every exactly-met shape (sphere, box, capsule X/Y/Z,
-// cylinder X/Y/Z, static plane) against a long double reference of the closest hit over all objects;
-// parity with Bullet's own btCollisionWorld::rayTest where Bullet is within its own tolerance, and the
-// cases where Bullet is wrong; the callback semantics (all hits, filtering, needsCollision, early
-// termination, plane flags, mesh and compound fallbacks, invalid rays); the other broadphases; threads.
+// cylinder X/Y/Z, cone X/Y/Z grown by its margin, static plane) against a long double reference of the
+// closest hit over all objects; parity with Bullet's own btCollisionWorld::rayTest where Bullet is within
+// its own tolerance, and the cases where Bullet is wrong; the callback semantics (all hits, filtering,
+// needsCollision, early termination, plane flags, mesh and compound fallbacks, invalid rays); the other
+// broadphases; threads.
 //
 // Bounds, with u the unit roundoff of btScalar and S the scale of a ray and object (|from| + |to| +
 // |object centre| + the object's reach from its centre; for the plane |from| + |to| + |plane offset|):
@@ -42,6 +43,7 @@
 
 #include "analytic/ray_test.hpp"
 #include "reference/ray_box_reference.hpp"
+#include "reference/ray_cone_reference.hpp"
 #include "reference/ray_round_reference.hpp"
 #include "support/bullet_world.hpp"
 #include "support/grid_mesh.hpp"
@@ -164,15 +166,16 @@ void bulletRayTest(const btCollisionWorld& world, const btVector3& from, const b
 
 // ---- The exact solids, in long double, from what the Bullet shapes say of themselves ---------------
 
-enum class Kind { Sphere, Box, Capsule, Cylinder, Plane };
+enum class Kind { Sphere, Box, Capsule, Cylinder, Cone, Plane };
 
 struct Body {
     Kind kind;
     RealVec3 center;
     std::array<RealVec3, 3> axes;  // the transform's basis columns
     RealVec3 halfExtents;          // box
-    int upAxis = 1;                // capsule, cylinder
+    int upAxis = 1;                // capsule, cylinder, cone (its apex at +halfHeight)
     Real radius = 0, halfHeight = 0;
+    Real margin = 0;       // cone
     RealVec3 planeNormal;  // plane: dot(planeNormal, x) = planeOffset
     Real planeOffset = 0;
     Real reach = 0;  // largest distance of a point of the solid from its centre
@@ -215,6 +218,18 @@ Body bodyOf(const btCollisionShape& shape, const btTransform& transform) {
             body.radius = half[body.upAxis == 0 ? 1 : 0];
             body.halfHeight = half[body.upAxis];
             body.reach = std::hypot(body.radius, body.halfHeight);
+            break;
+        }
+        case CONE_SHAPE_PROXYTYPE: {
+            // Bullet's cone: apex at +height / 2 along the up axis, base at -height / 2, grown by the margin.
+            const auto& cone = static_cast<const btConeShape&>(shape);
+            body.kind = Kind::Cone;
+            body.upAxis = cone.getConeUpIndex();
+            body.radius = Real(cone.getRadius());
+            body.halfHeight = Real(cone.getHeight()) / 2;
+            body.margin = Real(cone.getMargin());
+            // The rim's sharp corner (the grown base's edge) is the farthest point of the solid met.
+            body.reach = std::hypot(body.radius + body.margin, body.halfHeight + body.margin);
             break;
         }
         case STATIC_PLANE_PROXYTYPE: {
@@ -265,6 +280,13 @@ std::optional<LineThrough> lineThrough(const Body& body, const RealVec3& origin,
             if (!crossing) return std::nullopt;
             const bool cap = std::abs(glm::dot(crossing->entry.normal, body.axis())) > 0.5L;
             return fromCrossing(crossing, cap ? 1 : 0);
+        }
+        case Kind::Cone: {
+            int solid = 0;  // the feature: which of the rounded cone's solids the entry lies on
+            const auto crossing = referenceLineRoundedCone(
+                origin, direction, ReferenceCone{body.axisEnd(1), body.axisEnd(-1), body.radius}, body.margin,
+                grow, &solid);
+            return fromCrossing(crossing, solid);
         }
         case Kind::Box: {
             const reference::SlabBox box{body.center,
@@ -381,6 +403,9 @@ Expected expect(const Body& body, int index, const Segment& ray) {
         case Kind::Cylinder:
             expected.radius = exact->feature == 1 ? body.halfHeight : body.radius;
             break;
+        case Kind::Cone:
+            expected.radius = body.margin;  // the smallest radius of curvature of its surface (the apex's)
+            break;
         default:
             break;
     }
@@ -481,6 +506,17 @@ btCollisionObject& addRandomSolid(RayWorld& world, Random& random, Kind kind) {
             shape->setLocalScaling(scale);
             break;
         }
+        case Kind::Cone: {
+            const btScalar radius = size(), height = 2 * size(), across = scaling(), along = scaling();
+            btVector3 scale(across, across, across);
+            scale[upAxis] = along;
+            if (upAxis == 0) shape = &world.makeShape<btConeShapeX>(radius, height);
+            if (upAxis == 1) shape = &world.makeShape<btConeShape>(radius, height);
+            if (upAxis == 2) shape = &world.makeShape<btConeShapeZ>(radius, height);
+            shape->setLocalScaling(scale);
+            if (random.chance(0.5)) shape->setMargin(btScalar(random.logUniform(0.001, 0.2)));
+            break;
+        }
         case Kind::Plane: {
             shape = &world.makeShape<btStaticPlaneShape>(toBullet(random.unitVector<double>()),
                                                          btScalar(random.uniform(-5, 5)));
@@ -525,6 +561,14 @@ Vec insidePoint(Random& random, const Body& body) {
             const Vec radial = randomTangent(random, axis(body.upAxis));
             return center + axis(body.upAxis) * random.uniform(-0.95, 0.95) * double(body.halfHeight) +
                    radial * std::sqrt(random.uniform(0, 1)) * double(body.radius) * 0.95;
+        }
+        case Kind::Cone: {
+            // At a height along the axis, within the cone's radius there.
+            const double along = random.uniform(-0.95, 0.95), halfHeight = double(body.halfHeight);
+            const double radiusThere = double(body.radius) * (1 - along) / 2;
+            return center + axis(body.upAxis) * (along * halfHeight) +
+                   randomTangent(random, axis(body.upAxis)) *
+                       (std::sqrt(random.uniform(0, 1)) * radiusThere * 0.95);
         }
         case Kind::Plane:
             break;
@@ -574,6 +618,30 @@ SurfaceSample<3> surfacePoint(Random& random, const Body& body) {
             const Vec normal = axis(body.upAxis) * (random.chance(0.5) ? 1.0 : -1.0);
             const Vec radial = randomTangent(random, normal) * (std::sqrt(random.uniform(0, 1)) * radius);
             return {center + normal * halfHeight + radial, normal, randomTangent(random, normal)};
+        }
+        case Kind::Cone: {
+            // The cone's side or base moved out by the margin, the rim's cylinder beside the base, or the top
+            // of the apex's sphere: points of the solid the cast meets.
+            const Vec up = axis(body.upAxis), apex = center + up * halfHeight,
+                      base = center - up * halfHeight;
+            const double margin = double(body.margin);
+            const Vec radial = randomTangent(random, up);
+            switch (int(random.uniform(0, 4))) {
+                case 0: {
+                    const double slant = std::hypot(radius, 2 * halfHeight);
+                    const Vec normal = (radial * (2 * halfHeight) + up * radius) / slant;
+                    const Vec onSide = apex + (base + radial * radius - apex) * random.uniform(0, 1);
+                    return {onSide + normal * margin, normal, randomTangent(random, normal)};
+                }
+                case 1:
+                    return {base - up * margin + radial * (std::sqrt(random.uniform(0, 1)) * radius), -up,
+                            randomTangent(random, up)};
+                case 2:
+                    return {base + radial * (radius + margin) - up * (margin * random.uniform(0, 1)), radial,
+                            randomTangent(random, radial)};
+                default:
+                    return {apex + up * margin, up, randomTangent(random, up)};
+            }
         }
         case Kind::Plane:
             break;
@@ -881,6 +949,7 @@ TEST(RayTestExact, SphereWorld) { expectExactWorld("spheres", {Kind::Sphere}, 40
 TEST(RayTestExact, BoxWorld) { expectExactWorld("boxes", {Kind::Box}, 40, 12); }
 TEST(RayTestExact, CapsuleWorld) { expectExactWorld("capsules", {Kind::Capsule}, 40, 13); }
 TEST(RayTestExact, CylinderWorld) { expectExactWorld("cylinders", {Kind::Cylinder}, 40, 14); }
+TEST(RayTestExact, ConeWorld) { expectExactWorld("cones", {Kind::Cone}, 40, 16); }
 TEST(RayTestExact, MixedWorldWithPlane) {
     expectExactWorld("mixed with plane",
                      {Kind::Plane, Kind::Sphere, Kind::Box, Kind::Capsule, Kind::Cylinder}, 41, 15);
