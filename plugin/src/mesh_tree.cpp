@@ -104,7 +104,8 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
     if (!slab) return true;
     // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.
     tree_.walk(
-        *slab, [&] { return std::min(reporter.running(), Scalar(1)); },
+        SlabRayLanes<float>(slab->origin, slab->inverseDirection),
+        [&] { return std::min(reporter.running(), Scalar(1)); },
         [&](std::size_t triangle) {
             reporter(triangles_[triangle], names_[triangle].partId, names_[triangle].triangleIndex);
             return reporter.running() > 0;

@@ -85,11 +85,12 @@ private:
 void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
     if (!isValidRay(segment.ray)) return;  // a ray of length zero or with a non-finite end meets nothing
-    scene.walk(slabRayOf(segment.ray), callback, [&](const raycast::RayScene::Item& item) {
-        return raycast::visitObject(
-            callback, [&] { return callback.accepts(item.object, item.group, item.mask); },
-            [&] { raycast::castAgainstTarget(segment, *item.object, item.target, callback); });
-    });
+    scene.walk(raycast::WideBvh::lanesOf(toGlm(ray.from), toGlm(ray.to)), callback,
+               [&](const raycast::RayScene::Item& item) {
+                   return raycast::visitObject(
+                       callback, [&] { return callback.accepts(item.object, item.group, item.mask); },
+                       [&] { raycast::castAgainstTarget(segment, *item.object, item.target, callback); });
+               });
 }
 
 // Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads (0: one per core),

@@ -39,10 +39,10 @@ public:
 
     // Calls visit(item) for the items whose boxes the ray meets, nearest first within each node, skipping
     // what it enters beyond the callback's closest hit so far; stops when visit returns false.
-    template <class Visit> void walk(const SlabRay<Scalar>& slab,
+    template <class Visit> void walk(const SlabRayLanes<float>& ray,
                                      const btCollisionWorld::RayResultCallback& callback, Visit visit) const {
         tree_.walk(
-            slab, [&] { return callback.m_closestHitFraction; },
+            ray, [&] { return callback.m_closestHitFraction; },
             [&](std::size_t item) { return visit(items_[item]); });
     }
 

@@ -36,6 +36,13 @@ public:
 
     const std::vector<std::int32_t>& order() const { return order_; }
 
+    // A ray from `from` to `to` as the walk takes it, made from the caller's own values rather than copied
+    // out of a prepared ray just written (a profile showed the batch's per-ray set-up waiting on that
+    // copy, a store-forwarding stall).
+    static SlabRayLanes<float> lanesOf(const Vec3<Scalar>& from, const Vec3<Scalar>& to) {
+        return {from, Scalar(1) / (to - from)};
+    }
+
     // Whether the boxes' growth covers the rounding of this ray's walk (its coordinates within rayReach).
     bool covers(const RayPath<Scalar>& ray) const {
         return maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction) <= rayReach_;
@@ -46,12 +53,10 @@ public:
     // the nearest child met is entered at once and the others are kept, to be entered later if the ray
     // still reaches them. No branch depends on which children a ray meets: that is unpredictable, and a
     // mispredicted branch costs as much as a node's box test.
-    // The ray must be covered (covers).
+    // The ray (lanesOf) must be usable (isValidRay) and covered (covers).
     template <class Reach, class Visit>
-    void walk(const SlabRay<Scalar>& slab, Reach reach, Visit visit) const {
+    void walk(const SlabRayLanes<float>& ray, Reach reach, Visit visit) const {
         if (nodes_.empty()) return;
-        const SlabRayLanes<float> ray(SlabRay<float>{Vec3<float>(slab.origin), Vec3<float>(slab.direction),
-                                                     Vec3<float>(slab.inverseDirection), float(slab.maxT)});
         PendingStack<Slot> pending;
         Slot current{0};
         for (;;) {

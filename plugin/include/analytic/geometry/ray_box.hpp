@@ -191,11 +191,14 @@ template <class T> struct SlabRayLanes {
     Lanes inverseDirection[3];
     int nearSide[3];
 
-    explicit SlabRayLanes(const SlabRay<T>& ray) {
+    explicit SlabRayLanes(const SlabRay<T>& ray) : SlabRayLanes(ray.origin, ray.inverseDirection) {}
+
+    // From a ray's origin and reciprocal direction in any precision, each rounded to T.
+    template <class U> SlabRayLanes(const Vec3<U>& rayOrigin, const Vec3<U>& rayInverseDirection) {
         for (int axis = 0; axis < 3; ++axis) {
-            origin[axis] = Lanes{} + ray.origin[axis];
-            inverseDirection[axis] = Lanes{} + ray.inverseDirection[axis];
-            nearSide[axis] = detail::entersThroughHigh(ray.inverseDirection, axis);
+            origin[axis] = Lanes{} + T(rayOrigin[axis]);
+            inverseDirection[axis] = Lanes{} + T(rayInverseDirection[axis]);
+            nearSide[axis] = std::signbit(rayInverseDirection[axis]);
         }
     }
 };
