@@ -1,7 +1,6 @@
 #include "raycast/mesh_tree.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <span>
 
 #include "analytic/geometry/numeric.hpp"
@@ -100,11 +99,10 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
 
 bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const {
     if (!tree_.covers(meshRay)) return false;
-    const std::optional<SlabRay<Scalar>> slab = makeSlabRay(meshRay);
-    if (!slab) return true;
+    if (!isValidRay(meshRay)) return true;
     // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.
     tree_.walk(
-        SlabRayLanes<float>(slab->origin, slab->inverseDirection),
+        WideBvh::lanesOf(meshRay.origin, meshRay.direction),
         [&] { return std::min(reporter.running(), Scalar(1)); },
         [&](std::size_t triangle) {
             reporter(triangles_[triangle], names_[triangle].partId, names_[triangle].triangleIndex);

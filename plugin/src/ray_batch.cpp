@@ -85,7 +85,8 @@ private:
 void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
     if (!isValidRay(segment.ray)) return;  // a ray of length zero or with a non-finite end meets nothing
-    scene.walk(raycast::WideBvh::lanesOf(toGlm(ray.from), toGlm(ray.to)), callback,
+    const Vec3<Scalar> from = toGlm(ray.from);
+    scene.walk(raycast::WideBvh::lanesOf(from, toGlm(ray.to) - from), callback,
                [&](const raycast::RayScene::Item& item) {
                    return raycast::visitObject(
                        callback, [&] { return callback.accepts(item.object, item.group, item.mask); },

@@ -8,6 +8,7 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
+#include "raycast/dbvt_walk.hpp"
 #include "raycast/triangle_reporter.hpp"
 
 namespace analytic::raycast {
@@ -177,7 +178,7 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
     const Scalar gridMargin = 64 * unitRoundoff<Scalar> *
                               (maxAbsComponent(footprint.origin) + maxAbsComponent(footprint.direction) +
                                Scalar(cells[0] + cells[1]));
-    const Scalar rayScale = maxAbsComponent(localRay.origin) + maxAbsComponent(localRay.direction);
+    const Scalar rayScale = rayReachOf(localRay);
 
     const CellTriangles cellTriangles(terrain);
     walkGridCells(footprint, cells, gridMargin, reach, [&](const std::array<int, 2>& cell) {
@@ -189,13 +190,11 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
         }
         // Grown by a few rounding units of the coordinates, as the BVH meshes' boxes are, so that rounding
         // never drops a cell whose triangle the watertight test would hit (at a shared vertex, say).
-        const Scalar padding = 8 * unitRoundoff<Scalar> *
-                               (std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + rayScale);
+        const Scalar padding = slabRoundingPadding<Scalar>(
+            std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + rayScale);
         box.min -= padding;
         box.max += padding;
-        const Scalar maxT = reach();
-        if (rayEntryIntoAabb(slab, maxT, box) <= maxT)
-            cellTriangles.visit(corners, cell[0], cell[1], reporter);
+        if (rayOverlapsAabb(slab, reach(), box)) cellTriangles.visit(corners, cell[0], cell[1], reporter);
         return reporter.running() > 0;
     });
 }

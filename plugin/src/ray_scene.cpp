@@ -30,8 +30,7 @@ namespace raycast {
 Scalar RayScene::batchReach(std::span<const Ray> rays) {
     Scalar reach = 0;
     for (const Ray& ray : rays) {
-        const Vec3<Scalar> from = toGlm(ray.from);
-        const Scalar rayReach = maxAbsComponent(from) + maxAbsComponent(toGlm(ray.to) - from);
+        const Scalar rayReach = rayReachOf(segmentRay(toGlm(ray.from), toGlm(ray.to)));
         if (std::isfinite(rayReach)) reach = std::max(reach, rayReach);  // the others are not walked
     }
     return reach;

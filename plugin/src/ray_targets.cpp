@@ -119,8 +119,8 @@ void castAgainstCompound(const Segment& segment, const btCollisionObject& object
     for (int index = 0; index < shape.getNumChildShapes(); ++index) {
         btVector3 boxMin, boxMax;
         shape.getChildShape(index)->getAabb(childTransform(index), boxMin, boxMax);
-        const Scalar maxT = callback.m_closestHitFraction;
-        if (rayEntryIntoAabb(*slab, maxT, {toGlm(boxMin), toGlm(boxMax)}) <= maxT && !castAgainstChild(index))
+        if (rayOverlapsAabb(*slab, callback.m_closestHitFraction, {toGlm(boxMin), toGlm(boxMax)}) &&
+            !castAgainstChild(index))
             return;
     }
 }

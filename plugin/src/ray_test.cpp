@@ -34,8 +34,7 @@ void castThroughObjects(const btCollisionWorld& world, const raycast::Segment& s
     for (int i = 0; i < objects.size(); ++i) {
         btBroadphaseProxy* proxy = objects[i]->getBroadphaseHandle();
         if (!proxy) continue;
-        const Scalar maxT = callback.m_closestHitFraction;
-        if (!(rayEntryIntoAabb(slab, maxT, raycast::boxOf(*objects[i])) <= maxT)) continue;
+        if (!rayOverlapsAabb(slab, callback.m_closestHitFraction, raycast::boxOf(*objects[i]))) continue;
         if (!visitProxy(segment, *proxy, callback)) return;
     }
 }

@@ -80,8 +80,7 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
             ASSERT_TRUE(tree.covers(segment));
             std::vector<int> visits(boxes.size(), 0);
             tree.walk(
-                WideBvh::lanesOf(segment.origin, segment.origin + segment.direction),
-                [] { return Scalar(1); },
+                WideBvh::lanesOf(segment.origin, segment.direction), [] { return Scalar(1); },
                 [&](std::size_t item) {
                     ++visits[std::size_t(tree.order()[item])];
                     return true;

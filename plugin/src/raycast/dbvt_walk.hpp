@@ -27,6 +27,11 @@ template <class Lane> Scalar slabRoundingPadding(Scalar magnitude) {
     return 8 * Scalar(unitRoundoff<Lane>) * magnitude;
 }
 
+// A ray's part of that magnitude: its largest origin coordinate plus its largest direction component.
+inline Scalar rayReachOf(const RayPath<Scalar>& ray) {
+    return maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction);
+}
+
 inline Aabb<Scalar> boxOf(const btDbvtVolume& volume) { return {toGlm(volume.Mins()), toGlm(volume.Maxs())}; }
 
 // The box of the object's shape where it is now.

@@ -8,7 +8,6 @@
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btConcaveShape.h>
 
-#include "analytic/geometry/numeric.hpp"
 #include "dbvt_walk.hpp"
 #include "ray_targets.hpp"
 
@@ -18,8 +17,7 @@ namespace analytic::raycast {
 // touches is dropped (a triangle whose vertex lies on its box's face must still be tested, or a ray
 // through that vertex could slip through).
 inline Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
-    return slabRoundingPadding<Scalar>(treeExtent + maxAbsComponent(ray.origin) +
-                                       maxAbsComponent(ray.direction));
+    return slabRoundingPadding<Scalar>(treeExtent + rayReachOf(ray));
 }
 
 // Casts the segment against a BVH mesh (TRIANGLE_MESH_SHAPE_PROXYTYPE or

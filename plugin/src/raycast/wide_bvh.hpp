@@ -16,7 +16,6 @@
 #include <span>
 #include <vector>
 
-#include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "dbvt_walk.hpp"
 
@@ -36,17 +35,15 @@ public:
 
     const std::vector<std::int32_t>& order() const { return order_; }
 
-    // A ray from `from` to `to` as the walk takes it, made from the caller's own values rather than copied
-    // out of a prepared ray just written (a profile showed the batch's per-ray set-up waiting on that
-    // copy, a store-forwarding stall).
-    static SlabRayLanes<float> lanesOf(const Vec3<Scalar>& from, const Vec3<Scalar>& to) {
-        return {from, Scalar(1) / (to - from)};
+    // A ray as the walk takes it, made from the caller's own values rather than copied out of a prepared
+    // ray just written (a profile showed the batch's per-ray set-up waiting on that copy, a
+    // store-forwarding stall).
+    static SlabRayLanes<float> lanesOf(const Vec3<Scalar>& origin, const Vec3<Scalar>& direction) {
+        return {origin, Scalar(1) / direction};
     }
 
     // Whether the boxes' growth covers the rounding of this ray's walk (its coordinates within rayReach).
-    bool covers(const RayPath<Scalar>& ray) const {
-        return maxAbsComponent(ray.origin) + maxAbsComponent(ray.direction) <= rayReach_;
-    }
+    bool covers(const RayPath<Scalar>& ray) const { return rayReachOf(ray) <= rayReach_; }
 
     // Calls visit(item) (an index into the tree's order) for the items whose boxes the ray meets before
     // reach() (asked again at every step: hits shrink it); stops when visit returns false. At each node

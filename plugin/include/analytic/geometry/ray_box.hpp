@@ -198,7 +198,7 @@ template <class T> struct SlabRayLanes {
         for (int axis = 0; axis < 3; ++axis) {
             origin[axis] = Lanes{} + T(rayOrigin[axis]);
             inverseDirection[axis] = Lanes{} + T(rayInverseDirection[axis]);
-            nearSide[axis] = std::signbit(rayInverseDirection[axis]);
+            nearSide[axis] = detail::entersThroughHigh(rayInverseDirection, axis);
         }
     }
 };
@@ -230,9 +230,14 @@ template <class T>
     return met;
 }
 
-// Whether the ray, over [0, ray.maxT], meets the closed box. No normals or points.
+// Whether the ray, over [0, maxT], meets the closed box. No normals or points.
+template <class T> bool rayOverlapsAabb(const SlabRay<T>& ray, T maxT, const Aabb<T>& box) {
+    return rayEntryIntoAabb(ray, maxT, box) <= maxT;
+}
+
+// The same over the ray's own [0, ray.maxT].
 template <class T> bool rayOverlapsAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
-    return rayEntryIntoAabb(ray, box) <= ray.maxT;
+    return rayOverlapsAabb(ray, ray.maxT, box);
 }
 
 // Entry and exit of the ray's line through a finite box (see RaySolidHit). A box with min > max on
