@@ -57,14 +57,17 @@ void castAgainstPlane(const Segment& segment, const btCollisionObject& object, c
                       Callback& callback) {
     const auto crossing = intersectRayPlane(segment.ray, plane);
     if (!crossing || crossing->outcome != RayPlaneOutcome::Hit) return;
-    const SurfaceHit<Scalar>& hit = crossing->hit;
-    const bool fromFront = glm::dot(hit.normal, plane.normal) > 0;  // the hit's normal faces the origin
+    // The hit's normal is the plane's when the segment runs against it, as intersectRayPlane picks it;
+    // decided here from the same product rather than read back from the hit just written (a reload of
+    // fresh stores of other widths stalls).
+    const bool fromFront = glm::dot(plane.normal, segment.ray.direction) < 0;
     if (!fromFront && (callback.m_flags & btTriangleRaycastCallback::kF_FilterBackfaces)) return;
-    if (!(hit.t < callback.m_closestHitFraction)) return;
+    const Scalar t = crossing->hit.t;
+    if (!(t < callback.m_closestHitFraction)) return;
     const bool unflipped = callback.m_flags & btTriangleRaycastCallback::kF_KeepUnflippedNormal;
     btCollisionWorld::LocalShapeInfo shapeInfo{0, 0};
-    btCollisionWorld::LocalRayResult result(&object, &shapeInfo,
-                                            toBullet(unflipped ? plane.normal : hit.normal), hit.t);
+    btCollisionWorld::LocalRayResult result(
+        &object, &shapeInfo, toBullet(fromFront || unflipped ? plane.normal : -plane.normal), t);
     callback.addSingleResult(result, true);
 }
 

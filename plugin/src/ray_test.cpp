@@ -44,7 +44,8 @@ void castThroughObjects(const btCollisionWorld& world, const raycast::Segment& s
 void rayTest(const btCollisionWorld& world, const btVector3& from, const btVector3& to, Callback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
     if (!isValidRay(segment.ray)) return;  // a ray of length zero or with a non-finite end meets nothing
-    const SlabRay<Scalar> slab = slabRayOf(segment.ray);
+    // Made from the ends again, not copied out of the segment just written (a store-forwarding stall).
+    const SlabRay<Scalar> slab = slabRayOf(segmentRay(toGlm(from), toGlm(to)));
     // The exact type, compared cheaply (a dynamic_cast costs as much as a short ray): a class derived
     // from btDbvtBroadphase may keep its proxies elsewhere, and takes the general path.
     const btBroadphaseInterface& broadphase = *world.getBroadphase();
