@@ -64,14 +64,12 @@ bool MeshTree::matches(const btStridingMeshInterface& mesh) const {
 }
 
 MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScaling()) {
-    std::vector<Triangle<Scalar>> triangles;
-    std::vector<TriangleName> names;
+    std::vector<NamedTriangle> triangles;
     std::vector<Aabb<Scalar>> boxes;
     Scalar extent = 0;  // the largest vertex coordinate
     // The triangles as every other cast reads them (the mesh's scaling applied).
     const auto collect = [&](const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
-        triangles.push_back(triangle);
-        names.push_back({partId, triangleIndex});
+        triangles.push_back({triangle, partId, triangleIndex});
         const Aabb<Scalar> box = boundsOf(triangle);
         boxes.push_back(box);
         extent = std::max({extent, maxAbsComponent(box.min), maxAbsComponent(box.max)});
@@ -90,11 +88,8 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
     }
     tree_ = WideBvh(boxes, paddedReach * extent);
     triangles_.reserve(triangles.size());
-    names_.reserve(names.size());
-    for (const std::int32_t i : tree_.order()) {
+    for (const std::int32_t i : tree_.order())
         triangles_.push_back(triangles[std::size_t(i)]);
-        names_.push_back(names[std::size_t(i)]);
-    }
 }
 
 bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const {
@@ -104,10 +99,12 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
     tree_.walk(
         WideBvh::lanesOf(meshRay.origin, meshRay.direction),
         [&] { return std::min(reporter.running(), Scalar(1)); },
-        [&](std::size_t triangle) {
-            reporter(triangles_[triangle], names_[triangle].partId, names_[triangle].triangleIndex);
+        [&](std::size_t item) {
+            const NamedTriangle& named = triangles_[item];
+            reporter(named.triangle, named.partId, named.triangleIndex);
             return reporter.running() > 0;
-        });
+        },
+        [&](std::size_t item) { return &triangles_[item]; });
     return true;
 }
 

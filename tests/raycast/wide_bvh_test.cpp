@@ -84,7 +84,8 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
                 [&](std::size_t item) {
                     ++visits[std::size_t(tree.order()[item])];
                     return true;
-                });
+                },
+                [&](std::size_t item) { return &visits[std::size_t(tree.order()[item])]; });
             for (std::size_t i = 0; i < boxes.size(); ++i) {
                 EXPECT_LE(visits[i], 1) << "box " << i << " visited twice";
                 if (!touches(segment, boxes[i])) continue;

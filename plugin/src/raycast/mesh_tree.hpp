@@ -48,14 +48,15 @@ private:
     // Calls use(layout, vertexBytes, indexBytes) with the subpart locked (the bytes as spans).
     template <class Use> static void readPart(const btStridingMeshInterface& mesh, int part, Use use);
 
-    struct TriangleName {
+    // A triangle in the unscaled mesh's frame with its name: what a ray testing it reads, side by side.
+    struct NamedTriangle {
+        Triangle<Scalar> triangle;
         int partId, triangleIndex;
     };
 
     std::vector<Part> parts_;
     btVector3 scaling_;
-    std::vector<Triangle<Scalar>> triangles_;  // in the tree's order, in the unscaled mesh's frame
-    std::vector<TriangleName> names_;          // in the tree's order
+    std::vector<NamedTriangle> triangles_;  // in the tree's order
     WideBvh tree_;
 };
 

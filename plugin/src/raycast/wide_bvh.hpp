@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "analytic/geometry/ray_box.hpp"
@@ -46,13 +47,16 @@ public:
     bool covers(const RayPath<Scalar>& ray) const { return rayReachOf(ray) <= rayReach_; }
 
     // Calls visit(item) (an index into the tree's order) for the items whose boxes the ray meets before
-    // reach() (asked again at every step: hits shrink it); stops when visit returns false. At each node
+    // reach() (asked again at every step: hits shrink it); stops when visit returns false. itemAddress(item),
+    // when given, names where the caller keeps an item's data: a node that lists items then asks for them
+    // from memory before its test says which are met, as it does for its child nodes (worth it for items
+    // that are mostly not in the core's caches, as a large mesh's triangles). At each node
     // the nearest child met is entered at once and the others are kept, to be entered later if the ray
     // still reaches them. No branch depends on which children a ray meets: that is unpredictable, and a
     // mispredicted branch costs as much as a node's box test.
     // The ray (lanesOf) must be usable (isValidRay) and covered (covers).
-    template <class Reach, class Visit>
-    void walk(const SlabRayLanes<float>& ray, Reach reach, Visit visit) const {
+    template <class Reach, class Visit, class ItemAddress = std::nullptr_t>
+    void walk(const SlabRayLanes<float>& ray, Reach reach, Visit visit, ItemAddress itemAddress = {}) const {
         if (nodes_.empty()) return;
         PendingStack<Slot> pending;
         Slot current{0};
@@ -61,8 +65,14 @@ public:
                 if (!visit(current.item())) return;
             } else {
                 const Node& node = nodes_[current.node()];
-                for (const Slot child : node.children)
-                    prefetch(child);
+                // Without itemAddress, an item's slot asks for the root, which is there already.
+                for (const Slot child : node.children) {
+                    if constexpr (std::is_null_pointer_v<ItemAddress>)
+                        prefetch(&nodes_[child.isItem() ? 0 : child.node()]);
+                    else
+                        prefetch(child.isItem() ? static_cast<const void*>(itemAddress(child.item()))
+                                                : &nodes_[child.node()]);
+                }
                 float entries[4];
                 const unsigned met = rayEntriesIntoAabbs(ray, atLeast(reach()), node.boxes, entries);
                 if (met != 0) {
@@ -112,11 +122,11 @@ private:
                                    : rounded;
     }
 
-    // Asks for a child node's lines before the ray's test against its box says whether it is entered: the
-    // next node is then on its way while the test runs, instead of waited for after it (the trees are
-    // larger than the core's caches). An item's slot fetches the root, which is there already.
-    void prefetch(Slot child) const {
-        const char* const bytes = reinterpret_cast<const char*>(&nodes_[child.isItem() ? 0 : child.node()]);
+    // Asks for a child's lines (a node's, or an item's data) before the ray's test against its box says
+    // whether it is entered: the child is then on its way while the test runs, instead of waited for
+    // after it (the trees and their items are larger than the core's caches).
+    static void prefetch(const void* child) {
+        const char* const bytes = static_cast<const char*>(child);
         for (std::size_t line = 0; line < sizeof(Node); line += 64)
             __builtin_prefetch(bytes + line);
     }
