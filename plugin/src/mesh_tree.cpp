@@ -63,7 +63,7 @@ bool MeshTree::matches(const btStridingMeshInterface& mesh) const {
     return same;
 }
 
-MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScaling()) {
+MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scaling_(mesh.getScaling()) {
     std::vector<NamedTriangle> triangles;
     std::vector<Aabb<Scalar>> boxes;
     Scalar extent = 0;  // the largest vertex coordinate
@@ -86,7 +86,7 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh) : scaling_(mesh.getScali
                 reader.processNode(part, triangle);
         }
     }
-    tree_ = WideBvh(boxes, paddedReach * extent);
+    tree_ = WideBvh(boxes, paddedReach * extent, threads);
     triangles_.reserve(triangles.size());
     for (const std::int32_t i : tree_.order())
         triangles_.push_back(triangles[std::size_t(i)]);

@@ -94,13 +94,17 @@ void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& c
                });
 }
 
-// Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads (0: one per core),
-// the calling one included. Which thread takes a chunk changes nothing in its results.
+// The threads a batch runs on: options.threads, or one per core for 0.
+unsigned threadsOf(const BatchOptions& options) {
+    return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads, the calling one included.
+// Which thread takes a chunk changes nothing in its results.
 template <class Work> void forChunks(std::size_t count, unsigned threads, Work work) {
     constexpr std::size_t chunkSize = 64;
     const std::size_t chunks = (count + chunkSize - 1) / chunkSize;
-    const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-    const auto workers = unsigned(std::min<std::size_t>(wanted, chunks));
+    const auto workers = unsigned(std::min<std::size_t>(threads, chunks));
     std::atomic<std::size_t> next{0};
     const auto run = [&] {
         for (std::size_t chunk; (chunk = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
@@ -118,8 +122,9 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
                   BatchOptions options) {
     if (hits.size() != rays.size())
         throw std::invalid_argument("analytic::rayTestBatch: hits must be as long as rays");
-    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays));
-    forChunks(rays.size(), options.threads, [&](std::size_t begin, std::size_t end) {
+    const unsigned threads = threadsOf(options);
+    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays), threads);
+    forChunks(rays.size(), threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             ClosestHitCallback callback(rays[i], hits[i]);
             castRay(scene, rays[i], callback);
@@ -129,9 +134,10 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
 
 void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> rays, AllRayHits& result,
                          BatchOptions options) {
-    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays));
+    const unsigned threads = threadsOf(options);
+    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays), threads);
     std::vector<std::vector<RayHit>> hitsPerRay(rays.size());
-    forChunks(rays.size(), options.threads, [&](std::size_t begin, std::size_t end) {
+    forChunks(rays.size(), threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             AllHitsCallback callback(rays[i], hitsPerRay[i]);
             castRay(scene, rays[i], callback);

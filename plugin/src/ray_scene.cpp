@@ -36,7 +36,8 @@ Scalar RayScene::batchReach(std::span<const Ray> rays) {
     return reach;
 }
 
-RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach) {
+RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach,
+                   unsigned threads) {
     std::unique_lock<std::mutex> cacheLock;
     if (meshTrees) cacheLock = std::unique_lock(meshTrees->trees_->mutex);
     // The trees of this world's meshes, found in the cache (when their data are unchanged) or built.
@@ -51,8 +52,9 @@ RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scal
         if (!tree) {
             auto& cached = meshTrees->trees_->byMesh;
             const auto found = cached.find(data);
-            tree = found != cached.end() && found->second->matches(*data) ? found->second
-                                                                          : std::make_shared<MeshTree>(*data);
+            tree = found != cached.end() && found->second->matches(*data)
+                       ? found->second
+                       : std::make_shared<MeshTree>(*data, threads);
             meshTrees_.push_back(tree);
         }
         mesh->tree = tree.get();
@@ -75,7 +77,7 @@ RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scal
         meshTrees->trees_->byMesh = std::move(treeOf);
         cacheLock.unlock();  // the trees this scene uses stay alive in meshTrees_
     }
-    tree_ = WideBvh(boxes, rayReach);
+    tree_ = WideBvh(boxes, rayReach, threads);
     items_.reserve(items.size());
     for (const std::int32_t i : tree_.order())
         items_.push_back(std::move(items[std::size_t(i)]));

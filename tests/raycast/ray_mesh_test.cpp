@@ -164,7 +164,7 @@ public:
         shape_ = scaled_ ? static_cast<btConcaveShape*>(scaled_.get()) : bvh_.get();
         object_.setCollisionShape(shape_);
         object_.setWorldTransform(place);
-        if (walk == MeshWalk::OwnTree) ownTree_ = std::make_unique<raycast::MeshTree>(data_->array());
+        if (walk == MeshWalk::OwnTree) ownTree_ = std::make_unique<raycast::MeshTree>(data_->array(), 1);
     }
 
     const MeshData& data() const { return *data_; }

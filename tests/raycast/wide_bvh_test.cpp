@@ -99,6 +99,46 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
     EXPECT_GT(touched, checked / 2);  // most touch the box they are aimed at (ends round off it)
 }
 
+// The walk's order of one segment: the items it visits, in order.
+std::vector<std::size_t> visitOrder(const WideBvh& tree, const RayPath<Scalar>& segment) {
+    std::vector<std::size_t> visited;
+    tree.walk(
+        WideBvh::lanesOf(segment.origin, segment.direction), [] { return Scalar(1); },
+        [&](std::size_t item) {
+            visited.push_back(item);
+            return true;
+        });
+    return visited;
+}
+
+// Built on several threads, the tree is the one built on one: the same item order, the same walks. The
+// boxes are many, so that both halves of several subtrees are built at once, with a box spanning all
+// (a plane's) beside them, as a world's snapshot has.
+TEST(WideBvh, IsTheSameTreeWhateverTheThreads) {
+    test::Random random(23);
+    std::vector<Aabb<Scalar>> boxes;
+    for (int i = 0; i < 20000; ++i) {
+        const Vec3<double> at = random.point<double>(100);
+        const Vec3<double> half(random.uniform(0.5, 2), random.uniform(0.5, 2), random.uniform(0.5, 2));
+        boxes.push_back({Vec3<Scalar>(at - half), Vec3<Scalar>(at + half)});
+    }
+    boxes.push_back({Vec3<Scalar>(-1e6, -101, -1e6), Vec3<Scalar>(1e6, -100, 1e6)});
+    const WideBvh oneThread(boxes, 1e3, 1);
+    for (const unsigned threads : {2u, 3u, 8u}) {
+        const WideBvh manyThreads(boxes, 1e3, threads);
+        ASSERT_EQ(manyThreads.order(), oneThread.order()) << threads << " threads";
+        int met = 0;
+        for (int k = 0; k < 2000; ++k) {
+            const RayPath<Scalar> segment{Vec3<Scalar>(random.point<double>(100)),
+                                          Vec3<Scalar>(random.unitVector<double>() * 200.0), 1};
+            const std::vector<std::size_t> visited = visitOrder(oneThread, segment);
+            met += !visited.empty();
+            ASSERT_EQ(visitOrder(manyThreads, segment), visited) << threads << " threads, segment " << k;
+        }
+        EXPECT_GT(met, 1000);
+    }
+}
+
 // A ray whose coordinates exceed the reach the tree was grown for is not covered.
 TEST(WideBvh, RaysBeyondTheReachAreNotCovered) {
     const std::vector<Aabb<Scalar>> boxes{{{0, 0, 0}, {1, 1, 1}}};

@@ -21,7 +21,8 @@ namespace analytic::raycast {
 
 class MeshTree {
 public:
-    explicit MeshTree(const btStridingMeshInterface& mesh);
+    // Its tree built on up to `threads` threads (the same tree whatever their number).
+    MeshTree(const btStridingMeshInterface& mesh, unsigned threads);
 
     // Whether the mesh's data are still those the tree was built from.
     bool matches(const btStridingMeshInterface& mesh) const;

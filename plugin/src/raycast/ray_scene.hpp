@@ -31,8 +31,9 @@ public:
 
     // meshTrees (null: none) gives the BVH meshes' targets their trees (mesh_tree.hpp), built when it
     // has none for a mesh's data, and is left with those of this world's meshes only. The rays walked
-    // must have coordinates within rayReach (see WideBvh): batchReach gives it for a batch.
-    RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach);
+    // must have coordinates within rayReach (see WideBvh): batchReach gives it for a batch. The tree is
+    // built on up to `threads` threads.
+    RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach, unsigned threads);
 
     // The largest origin coordinate plus largest direction component of the batch's rays (segments).
     static Scalar batchReach(std::span<const Ray> rays);

@@ -31,8 +31,8 @@ public:
     // the boxes in float whatever btScalar is (half the memory of double, one vector test for four),
     // rounded outward and grown by the rounding of a walk in float for rays whose largest origin
     // coordinate plus largest direction component stays within rayReach (see covers): no box the ray
-    // touches is dropped.
-    WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach);
+    // touches is dropped. Built on up to `threads` threads; the tree is the same whatever their number.
+    WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach, unsigned threads = 1);
 
     const std::vector<std::int32_t>& order() const { return order_; }
 
@@ -154,7 +154,7 @@ private:
     struct Source;
     struct Built;
     std::int32_t buildBinary(const Source& source, std::int32_t first, std::int32_t count,
-                             std::vector<Built>& binary);
+                             std::vector<Built>& binary, unsigned threads);
     Slot fold(std::int32_t binaryIndex, const std::vector<Built>& binary,
               std::span<const Aabb<Scalar>> boxes);
 
