@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -184,21 +185,28 @@ template <class T> AabbLanes<T> toLanes(const std::array<Aabb<T>, 4>& boxes) {
 }
 
 // A SlabRay spread over lanes once, for the many nodes one ray meets: the origin and reciprocal
-// direction in every lane, and the side (0 low, 1 high) of each axis's slab it enters through.
+// direction in every lane, and where each axis's near and far bounds lie in an AabbLanes (the side the
+// ray enters that slab through, picked once per ray, as byte offsets: a node's loads then need no index
+// arithmetic).
 template <class T> struct SlabRayLanes {
     using Lanes = typename AabbLanes<T>::Lanes;
     Lanes origin[3];
     Lanes inverseDirection[3];
-    int nearSide[3];
+    std::ptrdiff_t nearBounds[3];  // of part 0, in bytes from the AabbLanes' start
+    std::ptrdiff_t farBounds[3];
 
     explicit SlabRayLanes(const SlabRay<T>& ray) : SlabRayLanes(ray.origin, ray.inverseDirection) {}
 
     // From a ray's origin and reciprocal direction in any precision, each rounded to T.
     template <class U> SlabRayLanes(const Vec3<U>& rayOrigin, const Vec3<U>& rayInverseDirection) {
+        constexpr auto sideBytes = std::ptrdiff_t(sizeof(AabbLanes<T>::bounds[0]));
+        constexpr auto axisBytes = std::ptrdiff_t(sizeof(AabbLanes<T>::bounds[0][0]));
         for (int axis = 0; axis < 3; ++axis) {
             origin[axis] = Lanes{} + T(rayOrigin[axis]);
             inverseDirection[axis] = Lanes{} + T(rayInverseDirection[axis]);
-            nearSide[axis] = detail::entersThroughHigh(rayInverseDirection, axis);
+            const bool throughHigh = detail::entersThroughHigh(rayInverseDirection, axis);
+            nearBounds[axis] = (throughHigh ? sideBytes : 0) + axis * axisBytes;
+            farBounds[axis] = (throughHigh ? 0 : sideBytes) + axis * axisBytes;
         }
     }
 };
@@ -210,15 +218,18 @@ template <class T>
 [[gnu::always_inline]] inline unsigned rayEntriesIntoAabbs(const SlabRayLanes<T>& ray, T maxT,
                                                            const AabbLanes<T>& boxes, T (&entries)[4]) {
     using Lanes = typename AabbLanes<T>::Lanes;
+    const auto bounds = [&](std::ptrdiff_t offset, int part) {
+        return *reinterpret_cast<const Lanes*>(reinterpret_cast<const char*>(&boxes.bounds[0][0][part]) +
+                                               offset);
+    };
     unsigned met = 0;
     for (int part = 0; part < AabbLanes<T>::parts; ++part) {
         Lanes entry = Lanes{} * T(0), exit = Lanes{} + maxT;
         for (int axis = 0; axis < 3; ++axis) {
-            const int nearSide = ray.nearSide[axis];
             const Lanes near =
-                (boxes.bounds[nearSide][axis][part] - ray.origin[axis]) * ray.inverseDirection[axis];
+                (bounds(ray.nearBounds[axis], part) - ray.origin[axis]) * ray.inverseDirection[axis];
             const Lanes far =
-                (boxes.bounds[1 - nearSide][axis][part] - ray.origin[axis]) * ray.inverseDirection[axis];
+                (bounds(ray.farBounds[axis], part) - ray.origin[axis]) * ray.inverseDirection[axis];
             entry = near > entry ? near : entry;  // NaN (0 * inf) leaves the bound, as in rayEntryIntoAabb
             exit = far < exit ? far : exit;
         }
