@@ -66,6 +66,28 @@ Aabb<float> laneBox(const Aabb<Scalar>& box, Scalar rayReach) {
 // In double, so that the centre of a huge box stays finite.
 glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm::dvec3(box.max)) * 0.5; }
 
+// The children whose box centres these are, as a Node's orders keeps them for the octant: near to far
+// along its diagonal (the direction whose components are -1 on the octant's bits, +1 elsewhere), equal
+// ones and centres without a place on it (an infinite box's) in slot order after, then the empty slots.
+std::uint8_t orderAlongDiagonal(std::span<const glm::dvec3> centres, unsigned octant) {
+    constexpr double unplaced = std::numeric_limits<double>::infinity();
+    std::array<double, 4> distance;
+    distance.fill(unplaced);
+    for (std::size_t i = 0; i < centres.size(); ++i) {
+        double along = 0;
+        for (int axis = 0; axis < 3; ++axis)
+            along += (octant >> axis & 1 ? -1 : 1) * centres[i][axis];
+        if (std::isfinite(along)) distance[i] = along;
+    }
+    std::array<int, 4> order = {0, 1, 2, 3};
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return distance[std::size_t(a)] < distance[std::size_t(b)]; });
+    unsigned packed = 0;
+    for (std::size_t place = 0; place < 4; ++place)
+        packed |= unsigned(order[place]) << (2 * place);
+    return std::uint8_t(packed);
+}
+
 }  // namespace
 
 // The boxes a tree is built over, with what the build asks of each many times, computed once.
@@ -284,13 +306,17 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
     nodes_.emplace_back();
     std::array<Aabb<float>, 4> childBoxes;
     childBoxes.fill(laneBox(emptyBox(), rayReach_));  // empty slots: met by no ray
+    std::array<glm::dvec3, 4> centres;
     Node node{};
     for (int i = 0; i < count; ++i) {
         const Child& child = children[std::size_t(i)];
         childBoxes[std::size_t(i)] = laneBox(child.box, rayReach_);
+        centres[std::size_t(i)] = centreOf(child.box);
         node.children[i] = child.isItem ? Slot{~child.index} : fold(child.index, binary, boxes);
     }
     node.boxes = toLanes(childBoxes);
+    for (unsigned octant = 0; octant < 8; ++octant)
+        node.orders[octant] = orderAlongDiagonal(std::span(centres).first(std::size_t(count)), octant);
     nodes_[std::size_t(index)] = node;
     return Slot{index};
 }

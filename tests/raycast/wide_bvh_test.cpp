@@ -5,6 +5,7 @@
 // from near and far, boxes tiny or large and far from the origin; and visit each item at most once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "raycast/wide_bvh.hpp"
@@ -136,6 +137,35 @@ TEST(WideBvh, IsTheSameTreeWhateverTheThreads) {
             ASSERT_EQ(visitOrder(manyThreads, segment), visited) << threads << " threads, segment " << k;
         }
         EXPECT_GT(met, 1000);
+    }
+}
+
+// Boxes in a row along a direction of any octant, and segments along the row each way: the walk's
+// orders (each node's children along its octant's diagonal) visit them from the segment's origin on, one
+// after the other.
+TEST(WideBvh, VisitsBoxesInARowFromNearToFar) {
+    test::Random random(29);
+    for (int row = 0; row < 50; ++row) {
+        const Vec3<double> along = random.unitVector<double>(), start = random.point<double>(50);
+        std::vector<Aabb<Scalar>> boxes;
+        for (int i = 0; i < 300; ++i) {
+            const Vec3<double> centre = start + double(i) * along;
+            boxes.push_back({Vec3<Scalar>(centre - 0.3), Vec3<Scalar>(centre + 0.3)});
+        }
+        const WideBvh tree(boxes, 1e3);
+        const Vec3<double> before = start - 5.0 * along, after = start + 305.0 * along;
+        for (const bool forward : {true, false}) {
+            const Vec3<double> origin = forward ? before : after;
+            const RayPath<Scalar> segment{Vec3<Scalar>(origin),
+                                          Vec3<Scalar>((forward ? after : before) - origin), 1};
+            std::vector<std::int32_t> visited;
+            for (const std::size_t item : visitOrder(tree, segment))
+                visited.push_back(tree.order()[item]);
+            ASSERT_EQ(visited.size(), boxes.size()) << "row " << row;
+            const auto nearToFar = [&](std::int32_t a, std::int32_t b) { return forward ? a < b : a > b; };
+            EXPECT_TRUE(std::is_sorted(visited.begin(), visited.end(), nearToFar))
+                << "row " << row << (forward ? " forward" : " backward");
+        }
     }
 }
 

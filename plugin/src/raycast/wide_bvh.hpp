@@ -50,10 +50,10 @@ public:
     // reach() (asked again at every step: hits shrink it); stops when visit returns false. itemAddress(item),
     // when given, names where the caller keeps an item's data: a node that lists items then asks for them
     // from memory before its test says which are met, as it does for its child nodes (worth it for items
-    // that are mostly not in the core's caches, as a large mesh's triangles). At each node
-    // the nearest child met is entered at once and the others are kept, to be entered later if the ray
-    // still reaches them. No branch depends on which children a ray meets: that is unpredictable, and a
-    // mispredicted branch costs as much as a node's box test.
+    // that are mostly not in the core's caches, as a large mesh's triangles). At each node the first
+    // child met in the node's order for the ray's octant is entered at once and the others met are kept,
+    // to be entered later if the ray still reaches them. No branch depends on which children a ray
+    // meets: that is unpredictable, and a mispredicted branch costs as much as a node's box test.
     // The ray (lanesOf) must be usable (isValidRay) and covered (covers).
     template <class Reach, class Visit, class ItemAddress = std::nullptr_t>
     void walk(const SlabRayLanes<float>& ray, Reach reach, Visit visit, ItemAddress itemAddress = {}) const {
@@ -76,16 +76,18 @@ public:
                 float entries[4];
                 const unsigned met = rayEntriesIntoAabbs(ray, atLeast(reach()), node.boxes, entries);
                 if (met != 0) {
-                    // The children by nearness (the unmet, at +inf, last): the others met are kept, the
-                    // farthest deepest; three are pushed whatever the count, and those beyond it dropped.
-                    const std::array<int, 4> byNearness = childrenByNearness(entries);
-                    const int count = metCount[met];
-                    for (int k = 0; k < 3; ++k) {
-                        const int child = byNearness[std::size_t(std::max(count - 1 - k, 0))];
-                        pending.push(node.children[child], entries[child]);
+                    // Every child met is pushed, the last in the order first; the one pushed last (the
+                    // first met in the order) is taken back off and entered.
+                    const unsigned order = node.orders[ray.octant];
+                    Slot first{};
+                    for (int place = 3; place >= 0; --place) {
+                        const unsigned child = (order >> (2 * place)) & 3;
+                        const unsigned isMet = (met >> child) & 1;
+                        pending.pushIf(isMet, node.children[child], entries[child]);
+                        first = isMet ? node.children[child] : first;
                     }
-                    pending.discard(4 - count);
-                    current = node.children[byNearness[0]];
+                    pending.dropTop();
+                    current = first;
                     continue;
                 }
             }
@@ -108,11 +110,15 @@ private:
         std::size_t item() const { return std::size_t(~value); }
     };
 
-    // Up to four children; an empty slot's box lanes are +inf to -inf, met by no ray. Aligned to cache
-    // lines: a node (128 bytes) spans no more lines than its size needs.
+    // Up to four children; an empty slot's box lanes are +inf to -inf, met by no ray. orders[octant]
+    // lists the children (two bits each, the first in the lowest) from near to far for rays going into
+    // that octant (see SlabRayLanes::octant): by their boxes' centres along its diagonal, the empty slots
+    // last. A walk in that order meets the nearest hits early, without sorting the children's entries at
+    // every node. Aligned to cache lines: a node (128 bytes) spans no more lines than its size needs.
     struct alignas(64) Node {
         AabbLanes<float> boxes;
         Slot children[4];
+        std::uint8_t orders[8];
     };
 
     // The smallest float no less than t: the walk's reach in float, never short of the exact one.
@@ -131,26 +137,6 @@ private:
         for (std::size_t line = 0; line < sizeof(Node); line += 64)
             __builtin_prefetch(bytes + line);
     }
-
-    // The four children's indices, nearest entry first (of equal entries, the lower index first): each
-    // child's place counted by comparing every pair once, then each put in its place.
-    static std::array<int, 4> childrenByNearness(const float (&entries)[4]) {
-        std::array<int, 4> place{};
-        for (int i = 1; i < 4; ++i) {
-            for (int j = 0; j < i; ++j) {
-                const bool jFirst = entries[j] <= entries[i];
-                place[std::size_t(i)] += jFirst;
-                place[std::size_t(j)] += !jFirst;
-            }
-        }
-        std::array<int, 4> byNearness;
-        for (int i = 0; i < 4; ++i)
-            byNearness[std::size_t(place[std::size_t(i)])] = i;
-        return byNearness;
-    }
-
-    // How many children a set of them holds (std::popcount is a library call on generic x86-64).
-    static constexpr std::array<int, 16> metCount = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
     struct Source;
     struct Built;

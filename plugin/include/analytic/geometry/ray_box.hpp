@@ -194,6 +194,9 @@ template <class T> struct SlabRayLanes {
     Lanes inverseDirection[3];
     std::ptrdiff_t nearBounds[3];  // of part 0, in bytes from the AabbLanes' start
     std::ptrdiff_t farBounds[3];
+    // Bit axis set when the ray enters that axis's slab through its high side (its direction negative
+    // there, -0 included): the octant of directions it belongs to.
+    unsigned octant = 0;
 
     explicit SlabRayLanes(const SlabRay<T>& ray) : SlabRayLanes(ray.origin, ray.inverseDirection) {}
 
@@ -207,6 +210,7 @@ template <class T> struct SlabRayLanes {
             const bool throughHigh = detail::entersThroughHigh(rayInverseDirection, axis);
             nearBounds[axis] = (throughHigh ? sideBytes : 0) + axis * axisBytes;
             farBounds[axis] = (throughHigh ? 0 : sideBytes) + axis * axisBytes;
+            octant |= unsigned(throughHigh) << axis;
         }
     }
 };
