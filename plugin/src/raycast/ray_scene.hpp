@@ -38,8 +38,9 @@ public:
     // The largest origin coordinate plus largest direction component of the batch's rays (segments).
     static Scalar batchReach(std::span<const Ray> rays);
 
-    // Calls visit(item) for the items whose boxes the ray meets, nearest first within each node, skipping
-    // what it enters beyond the callback's closest hit so far; stops when visit returns false.
+    // Calls visit(item) for the items whose boxes the ray meets, in the tree's near-to-far order for the
+    // ray's direction, skipping what it enters beyond the callback's closest hit so far; stops when visit
+    // returns false.
     template <class Visit> void walk(const SlabRayLanes<float>& ray,
                                      const btCollisionWorld::RayResultCallback& callback, Visit visit) const {
         tree_.walk(
