@@ -66,26 +66,38 @@ Aabb<float> laneBox(const Aabb<Scalar>& box, Scalar rayReach) {
 // In double, so that the centre of a huge box stays finite.
 glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm::dvec3(box.max)) * 0.5; }
 
-// The children whose box centres these are, as a Node's orders keeps them for the octant: near to far
+// The orders a Node keeps for the children whose box centres these are: for each octant, near to far
 // along its diagonal (the direction whose components are -1 on the octant's bits, +1 elsewhere), equal
-// ones and centres without a place on it (an infinite box's) in slot order after, then the empty slots.
-std::uint8_t orderAlongDiagonal(std::span<const glm::dvec3> centres, unsigned octant) {
-    constexpr double unplaced = std::numeric_limits<double>::infinity();
-    std::array<double, 4> distance;
-    distance.fill(unplaced);
-    for (std::size_t i = 0; i < centres.size(); ++i) {
-        double along = 0;
-        for (int axis = 0; axis < 3; ++axis)
-            along += (octant >> axis & 1 ? -1 : 1) * centres[i][axis];
-        if (std::isfinite(along)) distance[i] = along;
+// ones in slot order; then centres without a place on it (an infinite box's), then the empty slots. An
+// octant and its opposite (every bit flipped) share the diagonal, reversed: one comparison of each
+// pair of children serves both.
+std::array<std::uint8_t, 8> ordersAlongDiagonals(std::span<const glm::dvec3> centres) {
+    std::array<std::uint8_t, 8> orders{};
+    for (unsigned octant = 0; octant < 4; ++octant) {
+        std::array<double, 4> along{};
+        std::array<bool, 4> placed{};
+        for (std::size_t i = 0; i < centres.size(); ++i) {
+            for (int axis = 0; axis < 3; ++axis)
+                along[i] += (octant >> axis & 1 ? -1 : 1) * centres[i][axis];
+            placed[i] = std::isfinite(along[i]);
+        }
+        // Each child's place: how many come before it, counted over the pairs.
+        std::array<unsigned, 4> place{}, oppositePlace{};
+        for (std::size_t i = 1; i < 4; ++i) {
+            for (std::size_t j = 0; j < i; ++j) {
+                const bool bothPlaced = placed[j] && placed[i];
+                const bool jFirst = bothPlaced ? along[j] <= along[i] : placed[j] || !placed[i];
+                const bool jFirstOpposite = bothPlaced ? along[j] >= along[i] : placed[j] || !placed[i];
+                place[jFirst ? i : j] += 1;
+                oppositePlace[jFirstOpposite ? i : j] += 1;
+            }
+        }
+        for (unsigned child = 0; child < 4; ++child) {
+            orders[octant] |= std::uint8_t(child << (2 * place[child]));
+            orders[octant ^ 7] |= std::uint8_t(child << (2 * oppositePlace[child]));
+        }
     }
-    std::array<int, 4> order = {0, 1, 2, 3};
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return distance[std::size_t(a)] < distance[std::size_t(b)]; });
-    unsigned packed = 0;
-    for (std::size_t place = 0; place < 4; ++place)
-        packed |= unsigned(order[place]) << (2 * place);
-    return std::uint8_t(packed);
+    return orders;
 }
 
 }  // namespace
@@ -315,8 +327,8 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
         node.children[i] = child.isItem ? Slot{~child.index} : fold(child.index, binary, boxes);
     }
     node.boxes = toLanes(childBoxes);
-    for (unsigned octant = 0; octant < 8; ++octant)
-        node.orders[octant] = orderAlongDiagonal(std::span(centres).first(std::size_t(count)), octant);
+    const auto orders = ordersAlongDiagonals(std::span(centres).first(std::size_t(count)));
+    std::copy(orders.begin(), orders.end(), node.orders);
     nodes_[std::size_t(index)] = node;
     return Slot{index};
 }
