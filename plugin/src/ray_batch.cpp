@@ -123,7 +123,7 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
     if (hits.size() != rays.size())
         throw std::invalid_argument("analytic::rayTestBatch: hits must be as long as rays");
     const unsigned threads = threadsOf(options);
-    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays), threads);
+    const raycast::RayScene scene(world, options.cache, raycast::RayScene::batchReach(rays), threads);
     forChunks(rays.size(), threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             ClosestHitCallback callback(rays[i], hits[i]);
@@ -135,7 +135,7 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
 void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> rays, AllRayHits& result,
                          BatchOptions options) {
     const unsigned threads = threadsOf(options);
-    const raycast::RayScene scene(world, options.meshTrees, raycast::RayScene::batchReach(rays), threads);
+    const raycast::RayScene scene(world, options.cache, raycast::RayScene::batchReach(rays), threads);
     std::vector<std::vector<RayHit>> hitsPerRay(rays.size());
     forChunks(rays.size(), threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -12,17 +14,27 @@
 
 namespace analytic {
 
-struct MeshTreeCache::Trees {
+struct BatchCache::Kept {
     std::mutex mutex;
-    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> byMesh;
+    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> meshTrees;
+    // The world's tree, the objects' boxes it was built over and the ray reach it covers.
+    std::shared_ptr<const raycast::WideBvh> worldTree;
+    std::vector<Aabb<raycast::Scalar>> worldBoxes;
+    raycast::Scalar worldReach = 0;
+    std::size_t worldTreeBuilds = 0;
 };
 
-MeshTreeCache::MeshTreeCache() : trees_(std::make_unique<Trees>()) {}
-MeshTreeCache::~MeshTreeCache() = default;
+BatchCache::BatchCache() : kept_(std::make_unique<Kept>()) {}
+BatchCache::~BatchCache() = default;
 
-std::size_t MeshTreeCache::size() const {
-    const std::lock_guard lock(trees_->mutex);
-    return trees_->byMesh.size();
+std::size_t BatchCache::meshTreeCount() const {
+    const std::lock_guard lock(kept_->mutex);
+    return kept_->meshTrees.size();
+}
+
+std::size_t BatchCache::worldTreeBuilds() const {
+    const std::lock_guard lock(kept_->mutex);
+    return kept_->worldTreeBuilds;
 }
 
 namespace raycast {
@@ -36,10 +48,18 @@ Scalar RayScene::batchReach(std::span<const Ray> rays) {
     return reach;
 }
 
-RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach,
-                   unsigned threads) {
+namespace {
+
+// The same boxes bit for bit (a NaN bound matches itself: the tree was built over it as it is).
+bool sameBoxes(std::span<const Aabb<Scalar>> a, std::span<const Aabb<Scalar>> b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+}
+
+}  // namespace
+
+RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayReach, unsigned threads) {
     std::unique_lock<std::mutex> cacheLock;
-    if (meshTrees) cacheLock = std::unique_lock(meshTrees->trees_->mutex);
+    if (cache) cacheLock = std::unique_lock(cache->kept_->mutex);
     // The trees of this world's meshes, found in the cache (when their data are unchanged) or built.
     std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const MeshTree>> treeOf;
     const auto attachTree = [&](RayTarget& target) {
@@ -50,7 +70,7 @@ RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scal
         const btStridingMeshInterface* data = unscaled->getMeshInterface();
         std::shared_ptr<const MeshTree>& tree = treeOf[data];
         if (!tree) {
-            auto& cached = meshTrees->trees_->byMesh;
+            auto& cached = cache->kept_->meshTrees;
             const auto found = cached.find(data);
             tree = found != cached.end() && found->second->matches(*data)
                        ? found->second
@@ -69,17 +89,28 @@ RayScene::RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scal
         if (!proxy) continue;  // not in the broadphase: no ray of Bullet's meets it either
         items.push_back({objects[i], proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask,
                          rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
-        if (meshTrees) attachTree(items.back().target);
+        if (cache) attachTree(items.back().target);
         // The shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
         boxes.push_back(boxOf(*objects[i]));
     }
-    if (meshTrees) {
-        meshTrees->trees_->byMesh = std::move(treeOf);
-        cacheLock.unlock();  // the trees this scene uses stay alive in meshTrees_
+    if (cache) {
+        BatchCache::Kept& kept = *cache->kept_;
+        kept.meshTrees = std::move(treeOf);
+        if (!kept.worldTree || kept.worldReach < rayReach || !sameBoxes(kept.worldBoxes, boxes)) {
+            // Grown for rays reaching twice as far, so that the next batches' rays may reach a little
+            // farther than this one's and still find it.
+            kept.worldReach = 2 * rayReach;
+            kept.worldTree = std::make_shared<const WideBvh>(boxes, kept.worldReach, threads);
+            kept.worldBoxes = std::move(boxes);
+            ++kept.worldTreeBuilds;
+        }
+        tree_ = kept.worldTree;
+        cacheLock.unlock();  // the trees this scene uses stay alive in tree_ and meshTrees_
+    } else {
+        tree_ = std::make_shared<const WideBvh>(boxes, rayReach, threads);
     }
-    tree_ = WideBvh(boxes, rayReach, threads);
     items_.reserve(items.size());
-    for (const std::int32_t i : tree_.order())
+    for (const std::int32_t i : tree_->order())
         items_.push_back(std::move(items[std::size_t(i)]));
 }
 

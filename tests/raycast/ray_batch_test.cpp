@@ -1,7 +1,7 @@
 // analytic::rayTestBatch and rayTestBatchAllHits (issue 4): every ray's answer is the one analytic::rayTest
 // gives it with Bullet's callbacks (filtered by the ray's group and mask, its shooter ignored), whatever
-// the number of threads, bit for bit; nothing is kept from one batch to the next but meshes' trees in a
-// MeshTreeCache, which follow their meshes' data.
+// the number of threads, bit for bit; nothing is kept from one batch to the next but what a BatchCache
+// keeps (meshes' trees, the tree over the world's objects), which follows the world.
 #include <btBulletCollisionCommon.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -322,16 +323,16 @@ TEST(RayBatch, AnObjectWithANaNBoxIsNeverHit) {
     }
 }
 
-// With a MeshTreeCache, a batch casts against the meshes' trees of our own, with rayTest's answers; a
+// With a BatchCache, a batch casts against the meshes' trees of our own, with rayTest's answers; a
 // tree is kept while its mesh's data are unchanged and built again when they change in place (refit in
 // Bullet's tree or not); a batch drops the trees of the meshes its world no longer holds.
 TEST(RayBatch, MeshTreesFollowTheirMeshesData) {
     MixedWorld scene(46);
-    MeshTreeCache cache;
+    BatchCache cache;
     const std::vector<Ray> rays = scene.randomRays(20000);
     std::vector<RayHit> cached(rays.size());
     rayTestBatch(scene.world(), rays, cached, {0, &cache});
-    EXPECT_EQ(cache.size(), 15u);  // the world's meshes, each with data of its own
+    EXPECT_EQ(cache.meshTreeCount(), 15u);  // the world's meshes, each with data of its own
     int ties = 0, meshHits = 0;
     expectClosestAsSequential(scene.world(), rays, cached, ties);
     for (const RayHit& hit : cached)
@@ -360,7 +361,7 @@ TEST(RayBatch, MeshTreesFollowTheirMeshesData) {
         return double(hit[0].fraction);
     };
     EXPECT_NEAR(castDown(), 0.5, 1e-6);
-    EXPECT_EQ(cache.size(), 16u);
+    EXPECT_EQ(cache.meshTreeCount(), 16u);
     const auto raiseBy = [&](btScalar height) {
         std::vector<btScalar>& coordinates = data.coordinates(0);
         for (std::size_t y = 1; y < coordinates.size(); y += 3)
@@ -372,11 +373,93 @@ TEST(RayBatch, MeshTreesFollowTheirMeshesData) {
     EXPECT_NEAR(castDown(), 0.45, 1e-6);
     raiseBy(-2);  // in place, Bullet's tree left as it was: the vertical ray still meets its boxes
     EXPECT_NEAR(castDown(), 0.55, 1e-6);
-    EXPECT_EQ(cache.size(), 16u);
+    EXPECT_EQ(cache.meshTreeCount(), 16u);
     scene.world().removeCollisionObject(&mesh);
     rayTestBatch(scene.world(), down, hit, {1, &cache});
     EXPECT_EQ(hit[0].object, nullptr);
-    EXPECT_EQ(cache.size(), 15u);
+    EXPECT_EQ(cache.meshTreeCount(), 15u);
+}
+
+// With a BatchCache, the tree over the world's objects is built once and kept while their boxes stay and
+// the rays reach no farther than it covers; the objects' shapes, places and filters are read at every
+// batch. Every batch's answers are those of a batch without the cache, bit for bit.
+TEST(RayBatch, WorldTreeIsKeptWhileTheBoxesStay) {
+    MixedWorld scene(47);
+    BatchCache cache;
+    std::vector<Ray> rays = scene.randomRays(5000);
+    std::vector<RayHit> cached(rays.size()), uncached(rays.size());
+    const auto expectAsUncached = [&](std::size_t expectedBuilds, const char* step) {
+        rayTestBatch(scene.world(), rays, cached, {1, &cache});
+        rayTestBatch(scene.world(), rays, uncached, {1});
+        EXPECT_EQ(cache.worldTreeBuilds(), expectedBuilds) << step;
+        int hitCount = 0;
+        for (std::size_t i = 0; i < rays.size(); ++i) {
+            ASSERT_TRUE(sameBits(cached[i], uncached[i])) << step << ", ray " << i;
+            hitCount += cached[i].object != nullptr;
+        }
+        EXPECT_GT(hitCount, 1000) << step;
+    };
+    expectAsUncached(1, "first batch");
+    expectAsUncached(1, "the same world again");
+    // A proxy's filter is read afresh: the object drops out of every ray's mask.
+    btCollisionObject& filtered = scene.object(3);
+    filtered.getBroadphaseHandle()->m_collisionFilterGroup = 1 << 5;
+    for (Ray& ray : rays)
+        ray.mask = ~(1 << 5);
+    expectAsUncached(1, "a filter changed");
+    for (const RayHit& hit : cached)
+        EXPECT_NE(hit.object, &filtered);
+    // An object moved: its box is another, so the tree is built again, and the object is hit where it is.
+    btCollisionObject& moved = scene.object(0);
+    btTransform transform = moved.getWorldTransform();
+    transform.setOrigin(btVector3(0, 45, 0));  // above the others
+    moved.setWorldTransform(transform);
+    rays.push_back({btVector3(0, 48, 0), btVector3(0, 42, 0)});
+    cached.resize(rays.size());
+    uncached.resize(rays.size());
+    expectAsUncached(2, "an object moved");
+    EXPECT_EQ(cached.back().object, &moved);
+    // Rays reaching farther than the tree was grown for: built again.
+    for (Ray& ray : rays)
+        ray.to = ray.from + 4 * (ray.to - ray.from);
+    expectAsUncached(3, "longer rays");
+    expectAsUncached(3, "longer rays again");
+    // An object taken out of the world, then put back.
+    scene.world().removeCollisionObject(&scene.object(1));
+    expectAsUncached(4, "an object removed");
+    scene.world().addCollisionObject(&scene.object(1));
+    expectAsUncached(5, "an object added");
+}
+
+// Batches on several threads may share one cache (also run under ThreadSanitizer): rays of different
+// lengths make some batches build the world's tree again while others walk the one they found.
+TEST(RayBatch, BatchesOnSeveralThreadsShareACache) {
+    MixedWorld scene(48);
+    BatchCache cache;
+    std::vector<std::vector<Ray>> batches;
+    for (int batch = 0; batch < 4; ++batch) {
+        batches.push_back(scene.randomRays(2000));
+        for (Ray& ray : batches.back())
+            ray.to = ray.from + btScalar(1 + batch) * (ray.to - ray.from);
+    }
+    std::vector<std::vector<RayHit>> shared(batches.size());
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t batch = 0; batch < batches.size(); ++batch)
+            threads.emplace_back([&, batch] {
+                for (int round = 0; round < 3; ++round) {
+                    shared[batch].assign(batches[batch].size(), RayHit{});
+                    rayTestBatch(scene.world(), batches[batch], shared[batch], {1, &cache});
+                }
+            });
+    }
+    EXPECT_EQ(cache.meshTreeCount(), 15u);
+    for (std::size_t batch = 0; batch < batches.size(); ++batch) {
+        std::vector<RayHit> alone(batches[batch].size());
+        rayTestBatch(scene.world(), batches[batch], alone, {1});
+        for (std::size_t i = 0; i < alone.size(); ++i)
+            ASSERT_TRUE(sameBits(shared[batch][i], alone[i])) << "batch " << batch << ", ray " << i;
+    }
 }
 
 TEST(RayBatch, InvalidInput) {

@@ -193,7 +193,7 @@ void castOurs(MeshCase& mesh, const btVector3& from, const btVector3& to,
 }
 
 // Every test runs twice: through Bullet's own tree (analytic::rayTest's path) and through the mesh's
-// tree of our own (a batch's, with a MeshTreeCache).
+// tree of our own (a batch's, with a BatchCache).
 class RayMesh : public ::testing::TestWithParam<MeshWalk> {};
 
 INSTANTIATE_TEST_SUITE_P(Walks, RayMesh, ::testing::Values(MeshWalk::BulletTree, MeshWalk::OwnTree),

@@ -2,13 +2,12 @@
 // filter and an object to ignore (the shooter). Every ray is cast exactly as analytic::rayTest casts it
 // (ray_test.hpp); the results do not depend on the number of threads, bit for bit.
 //
-// For each batch, the objects of the world's broadphase are gathered once into a four-wide
-// bounding-volume hierarchy of their shapes' boxes, with the shapes the geometry core models placed in
-// the world: nothing of the world is kept from one batch to the next, so it may change freely between
-// batches (not during one), except triangle meshes' trees in a MeshTreeCache the caller passes, each
-// checked against its mesh's data at every batch. Shapes the core does not model are cast with Bullet's own
-// rayTestSingle, as rayTest does. The snapshot is made on the calling thread; the rays are then shared out in
-// chunks.
+// For each batch, the objects of the world's broadphase are gathered once, with the shapes the geometry
+// core models placed in the world, under a four-wide bounding-volume hierarchy of their shapes' boxes.
+// Without a BatchCache nothing of the world is kept from one batch to the next, so it may change freely
+// between batches (not during one); with one, what is kept is checked against the world at every batch
+// (see BatchCache). Shapes the core does not model are cast with Bullet's own rayTestSingle, as rayTest
+// does. The snapshot is made on the calling thread; the rays are then shared out in chunks.
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
@@ -51,32 +50,40 @@ namespace raycast {
 class RayScene;
 }
 
-// Trees of our own over triangle meshes (btBvhTriangleMeshShape, also under a
-// btScaledBvhTriangleMeshShape), built by the batches given the cache and kept for the next ones:
-// casting through Bullet's own mesh tree waits on a cache miss at nearly every level. A tree holds a
-// copy of the mesh data it was built from (vertex and index bytes, types, strides, counts, scaling) and
-// is used only while the mesh's data equal that copy byte for byte, compared once per batch; any change
-// makes a new tree. A batch drops the trees of the meshes its world does not hold, so the cache holds the
-// meshes of the world last cast at: keep one per world. Batches on several threads may share one; they
-// take turns at their snapshots.
-class MeshTreeCache {
+// What batches keep of a world for the next ones, each part used only while the world still matches it:
+// - trees of our own over triangle meshes (btBvhTriangleMeshShape, also under a
+//   btScaledBvhTriangleMeshShape): casting through Bullet's own mesh tree waits on a cache miss at nearly
+//   every level. A tree holds a copy of the mesh data it was built from (vertex and index bytes, types,
+//   strides, counts, scaling) and is used only while the mesh's data equal that copy byte for byte,
+//   compared once per batch; any change makes a new tree. A batch drops the trees of the meshes its world
+//   does not hold.
+// - the tree over the world's objects: kept with their boxes (the shapes' boxes where the objects are,
+//   bit for bit) and used while a batch finds the same boxes in the same order and its rays reach no
+//   farther than the tree was grown for (twice the reach of the batch that built it); anything else
+//   builds it again. The objects' shapes, places and filters are read afresh at every batch: only the
+//   tree over their boxes is kept. A world whose objects all stay put (a level's static geometry) is then
+//   not sorted into a tree again at every batch.
+// Keep one per world: the cache holds the world last cast at. Batches on several threads may share one;
+// they take turns at their snapshots.
+class BatchCache {
 public:
-    MeshTreeCache();
-    ~MeshTreeCache();
-    MeshTreeCache(const MeshTreeCache&) = delete;
-    MeshTreeCache& operator=(const MeshTreeCache&) = delete;
+    BatchCache();
+    ~BatchCache();
+    BatchCache(const BatchCache&) = delete;
+    BatchCache& operator=(const BatchCache&) = delete;
 
-    std::size_t size() const;  // the meshes it holds a tree of
+    std::size_t meshTreeCount() const;    // the meshes it holds a tree of
+    std::size_t worldTreeBuilds() const;  // how many times batches built the world's tree
 
 private:
     friend class raycast::RayScene;
-    struct Trees;
-    std::unique_ptr<Trees> trees_;
+    struct Kept;
+    std::unique_ptr<Kept> kept_;
 };
 
 struct BatchOptions {
-    unsigned threads = 0;                // 0: one per core (std::thread::hardware_concurrency)
-    MeshTreeCache* meshTrees = nullptr;  // null: meshes are cast through Bullet's own trees
+    unsigned threads = 0;         // 0: one per core (std::thread::hardware_concurrency)
+    BatchCache* cache = nullptr;  // null: nothing kept; meshes are cast through Bullet's own trees
 };
 
 // The closest hit of each ray: hits[i] for rays[i]. hits must be as long as rays (std::invalid_argument

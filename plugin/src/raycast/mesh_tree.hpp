@@ -1,5 +1,5 @@
 // A triangle mesh's own four-wide tree (wide_bvh.hpp) over its triangles, for batches of rays: built
-// once from the mesh's data and kept in the caller's analytic::MeshTreeCache between batches. Walking
+// once from the mesh's data and kept in the caller's analytic::BatchCache between batches. Walking
 // Bullet's btQuantizedBvh (binary, in depth-first order) waits on a cache miss at nearly every level.
 //
 // A tree holds a copy of the data it was built from (every subpart's vertex and index bytes, their

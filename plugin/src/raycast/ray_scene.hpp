@@ -29,11 +29,12 @@ public:
         RayTarget target;
     };
 
-    // meshTrees (null: none) gives the BVH meshes' targets their trees (mesh_tree.hpp), built when it
-    // has none for a mesh's data, and is left with those of this world's meshes only. The rays walked
-    // must have coordinates within rayReach (see WideBvh): batchReach gives it for a batch. The tree is
-    // built on up to `threads` threads.
-    RayScene(const btCollisionWorld& world, MeshTreeCache* meshTrees, Scalar rayReach, unsigned threads);
+    // cache (null: none) gives the BVH meshes' targets their trees (mesh_tree.hpp), built when it has
+    // none for a mesh's data, and is left with those of this world's meshes only; its tree over the
+    // objects is used when their boxes are those it was built over, else built again and kept (see
+    // BatchCache). The rays walked must have coordinates within rayReach (see WideBvh): batchReach gives
+    // it for a batch. Trees are built on up to `threads` threads.
+    RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayReach, unsigned threads);
 
     // The largest origin coordinate plus largest direction component of the batch's rays (segments).
     static Scalar batchReach(std::span<const Ray> rays);
@@ -43,14 +44,14 @@ public:
     // returns false.
     template <class Visit> void walk(const SlabRayLanes<float>& ray,
                                      const btCollisionWorld::RayResultCallback& callback, Visit visit) const {
-        tree_.walk(
+        tree_->walk(
             ray, [&] { return callback.m_closestHitFraction; },
             [&](std::size_t item) { return visit(items_[item]); });
     }
 
 private:
-    std::vector<Item> items_;  // in the tree's order
-    WideBvh tree_;
+    std::vector<Item> items_;              // in the tree's order
+    std::shared_ptr<const WideBvh> tree_;  // shared with the cache, which may replace its own meanwhile
     std::vector<std::shared_ptr<const MeshTree>> meshTrees_;  // those the items' targets point to
 };
 
