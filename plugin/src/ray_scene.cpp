@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analytic/geometry/plane_tests.hpp"
 #include "raycast/mesh_raycast.hpp"
 
 namespace analytic {
@@ -55,6 +56,27 @@ bool sameBoxes(std::span<const Aabb<Scalar>> a, std::span<const Aabb<Scalar>> b)
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 
+// Where a ray must pass to hit the target whose shape has this box: the box, except for a static plane
+// square to an axis (Bullet gives a plane's box as all of space, so every ray would test it). Its cast
+// (intersectRayPlane with the default tolerance) hits only points within that relative tolerance of
+// the plane, a band whose half width there is tolerance (|p| + |offset|) = 2 tolerance |offset|: the
+// box is narrowed on the axis to 4 times that, for the rounding of the test. The tree's growth
+// covers the rounding of the walk's own test.
+Aabb<Scalar> rayBoxOf(const RayTarget& target, Aabb<Scalar> box) {
+    const auto* plane = std::get_if<PlaneTarget>(&target);
+    if (!plane) return box;
+    const Vec3<Scalar>& normal = plane->plane.normal;
+    for (int axis = 0; axis < 3; ++axis) {
+        const int other = (axis + 1) % 3, last = (axis + 2) % 3;
+        if (std::abs(normal[axis]) != 1 || normal[other] != 0 || normal[last] != 0) continue;
+        const Scalar at = plane->plane.offset * normal[axis];  // the plane's coordinate on the axis
+        const Scalar halfWidth = 4 * defaultPlaneTolerance<Scalar> * 2 * std::abs(at);
+        box.min[axis] = std::max(box.min[axis], at - halfWidth);
+        box.max[axis] = std::min(box.max[axis], at + halfWidth);
+    }
+    return box;
+}
+
 }  // namespace
 
 RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayReach, unsigned threads) {
@@ -90,8 +112,8 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
         items.push_back({objects[i], proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask,
                          rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
         if (cache) attachTree(items.back().target);
-        // The shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
-        boxes.push_back(boxOf(*objects[i]));
+        // From the shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
+        boxes.push_back(rayBoxOf(items.back().target, boxOf(*objects[i])));
     }
     if (cache) {
         BatchCache::Kept& kept = *cache->kept_;

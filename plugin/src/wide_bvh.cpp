@@ -48,15 +48,17 @@ float roundedOutward(Scalar x, float toward) {
 }
 
 // The box as the nodes keep it: in float, grown for a walk in float by a covered ray, rounded outward.
+// Each axis is grown for its own coordinates: a slab's rounding is of its bounds and the ray's origin on
+// that axis (a plane's box narrowed to a slab on one axis stays narrow there, however wide elsewhere).
 Aabb<float> laneBox(const Aabb<Scalar>& box, Scalar rayReach) {
     if (!glm::all(glm::lessThanEqual(box.min, box.max))) {
         constexpr float infinity = std::numeric_limits<float>::infinity();
         return {Vec3<float>(infinity), Vec3<float>(-infinity)};
     }
-    const Scalar padding =
-        slabRoundingPadding<float>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + rayReach);
     Aabb<float> lanes;
     for (int axis = 0; axis < 3; ++axis) {
+        const Scalar padding =
+            slabRoundingPadding<float>(std::max(std::abs(box.min[axis]), std::abs(box.max[axis])) + rayReach);
         lanes.min[axis] = roundedOutward(box.min[axis] - padding, -1);
         lanes.max[axis] = roundedOutward(box.max[axis] + padding, 1);
     }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "analytic/ellipsoid_shape.hpp"
+#include "analytic/geometry/plane_tests.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
 #include "support/grid_mesh.hpp"
@@ -288,6 +290,76 @@ TEST(RayBatch, NothingIsKeptBetweenBatches) {
     scene.world().removeCollisionObject(&sphere);
     rayTestBatch(scene.world(), rays, hits);
     EXPECT_EQ(hits[0].object, nullptr);
+}
+
+// A static plane square to an axis is met in a batch's tree only within a thin slab around it (Bullet
+// gives its box as all of space): segments crossing it, ending or starting on it or within its test's
+// tolerance band of it, or stopping just short, get rayTest's answers bit for bit, for every axis,
+// both normals and offsets from 0 to 1,000; a tilted plane as well.
+TEST(RayBatch, PlanesSquareToAnAxisAreHitAsByRayTest) {
+    Random random(49);
+    int planeHits = 0, planeMisses = 0;
+    for (int axis = 0; axis < 4; ++axis) {  // 3: a tilted plane
+        for (const btScalar sign : {btScalar(1), btScalar(-1)}) {
+            for (const btScalar offset : {btScalar(0), btScalar(-25), btScalar(1000), btScalar(0.001)}) {
+                btVector3 normal(0, 0, 0);
+                if (axis < 3)
+                    normal[axis] = sign;
+                else
+                    normal = btVector3(sign, 2, 1).normalized();
+                btDefaultCollisionConfiguration configuration;
+                btCollisionDispatcher dispatcher(&configuration);
+                btDbvtBroadphase broadphase;
+                World<btCollisionWorld> world(&dispatcher, &broadphase, &configuration);
+                btStaticPlaneShape planeShape(normal, offset);
+                btSphereShape sphereShape(1);
+                btCollisionObject plane;
+                plane.setCollisionShape(&planeShape);
+                world.addCollisionObject(&plane);
+                std::vector<std::unique_ptr<btCollisionObject>> spheres;  // for a tree with some depth
+                for (int i = 0; i < 40; ++i) {
+                    spheres.push_back(std::make_unique<btCollisionObject>());
+                    spheres.back()->setCollisionShape(&sphereShape);
+                    spheres.back()->setWorldTransform(
+                        btTransform(btQuaternion::getIdentity(), toBullet(random.point<double>(50))));
+                    world.addCollisionObject(spheres.back().get());
+                }
+                world.updateAabbs();
+                // Half the width of the plane test's band of points on the plane, there.
+                const btScalar band = defaultPlaneTolerance<btScalar> * 2 * std::abs(offset) /
+                                      btScalar(planeShape.getPlaneNormal().length());
+                std::vector<Ray> rays;
+                for (int k = 0; k < 400; ++k) {
+                    // A point of the plane, then an end or origin moved off it by 0, by half the band or
+                    // by 3 bands, toward either side, and the other end up to 20 away.
+                    btVector3 onPlane = toBullet(random.point<double>(10));
+                    onPlane -= (onPlane.dot(normal) - offset) * normal;
+                    const btScalar off = std::array<btScalar, 3>{0, band / 2, 3 * band}[std::size_t(k % 3)] *
+                                         (random.chance(0.5) ? 1 : -1);
+                    const btVector3 near = onPlane + off * normal;
+                    const btVector3 far =
+                        near + toBullet(random.unitVector<double>() * random.uniform(1, 20));
+                    rays.push_back(k % 2 ? Ray{far, near} : Ray{near, far});
+                }
+                std::vector<RayHit> hits(rays.size());
+                rayTestBatch(world, rays, hits, {1});
+                for (std::size_t i = 0; i < rays.size(); ++i) {
+                    SequentialClosest sequential(rays[i]);
+                    rayTest(world, rays[i].from, rays[i].to, sequential);
+                    ASSERT_EQ(hits[i].object, sequential.m_collisionObject)
+                        << "axis " << axis << ", ray " << i;
+                    if (!hits[i].object) continue;
+                    EXPECT_EQ(hits[i].fraction, sequential.m_closestHitFraction)
+                        << "axis " << axis << ", ray " << i;
+                    planeHits += hits[i].object == &plane;
+                }
+                planeMisses += int(std::count_if(hits.begin(), hits.end(),
+                                                 [](const RayHit& hit) { return hit.object == nullptr; }));
+            }
+        }
+    }
+    EXPECT_GT(planeHits, 5000);
+    EXPECT_GT(planeMisses, 2000);
 }
 
 // An object whose box is not a box (a NaN in its transform) is met by no ray of a batch, as by rayTest's,
