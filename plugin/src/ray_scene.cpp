@@ -52,6 +52,7 @@ Scalar RayScene::batchReach(std::span<const Ray> rays) {
 namespace {
 
 // The same boxes bit for bit (a NaN bound matches itself: the tree was built over it as it is).
+static_assert(sizeof(Aabb<Scalar>) == 6 * sizeof(Scalar), "a box's bytes are its bounds, no padding");
 bool sameBoxes(std::span<const Aabb<Scalar>> a, std::span<const Aabb<Scalar>> b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }

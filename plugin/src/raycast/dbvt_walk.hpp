@@ -67,7 +67,7 @@ public:
 
     // push(node, entry) when wanted is 1, not when it is 0, without a branch on it: the node is written
     // above the top either way, and the top moves by wanted. (Given as a bool, GCC 12 branched on it in
-    // the batch's walk, where it is unpredictable: scene P 20% slower.)
+    // the batch's walk, where it is unpredictable: scene P a quarter slower.)
     void pushIf(unsigned wanted, Node node, Scalar entry) {
         if (size_ < inlineCapacity) {
             inlineNodes_[std::size_t(size_)] = node;
