@@ -473,6 +473,17 @@ TEST(RayBatch, WorldTreeIsKeptWhileTheBoxesStay) {
     };
     expectAsUncached(1, "first batch");
     expectAsUncached(1, "the same world again");
+    // All hits through the kept tree: every ray's hits as without the cache.
+    AllRayHits allCached, allUncached;
+    rayTestBatchAllHits(scene.world(), rays, allCached, {1, &cache});
+    rayTestBatchAllHits(scene.world(), rays, allUncached, {1});
+    EXPECT_EQ(cache.worldTreeBuilds(), 1u);
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        ASSERT_EQ(allCached.hitsOf(i).size(), allUncached.hitsOf(i).size()) << "ray " << i;
+        for (std::size_t k = 0; k < allCached.hitsOf(i).size(); ++k)
+            ASSERT_TRUE(sameBits(allCached.hitsOf(i)[k], allUncached.hitsOf(i)[k]))
+                << "ray " << i << ", hit " << k;
+    }
     // A proxy's filter is read afresh: the object drops out of every ray's mask.
     btCollisionObject& filtered = scene.object(3);
     filtered.getBroadphaseHandle()->m_collisionFilterGroup = 1 << 5;
