@@ -57,25 +57,15 @@ bool sameBoxes(std::span<const Aabb<Scalar>> a, std::span<const Aabb<Scalar>> b)
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 
-// Where a ray must pass to hit the target whose shape has this box: the box, except for a static plane
-// square to an axis (Bullet gives a plane's box as all of space, so every ray would test it). Its cast
-// (intersectRayPlane with the default tolerance) hits only points within that relative tolerance of
-// the plane, a band whose half width there is tolerance (|p| + |offset|) = 2 tolerance |offset|: the
-// box is narrowed on the axis to 4 times that, for the rounding of the test. The tree's growth
-// covers the rounding of the walk's own test.
-Aabb<Scalar> rayBoxOf(const RayTarget& target, Aabb<Scalar> box) {
+// Where a ray must pass to hit the target whose shape has this box: the box, narrowed for a static plane
+// to where its cast can hit (Bullet gives a plane's box as all of space, so every ray would test it; a
+// ground plane's becomes a thin slab; castAgainstPlane tests with the default tolerance, as these bounds
+// take it). The tree's growth covers the rounding of the segments.
+Aabb<Scalar> rayBoxOf(const RayTarget& target, const Aabb<Scalar>& box) {
     const auto* plane = std::get_if<PlaneTarget>(&target);
     if (!plane) return box;
-    const Vec3<Scalar>& normal = plane->plane.normal;
-    for (int axis = 0; axis < 3; ++axis) {
-        const int other = (axis + 1) % 3, last = (axis + 2) % 3;
-        if (std::abs(normal[axis]) != 1 || normal[other] != 0 || normal[last] != 0) continue;
-        const Scalar at = plane->plane.offset * normal[axis];  // the plane's coordinate on the axis
-        const Scalar halfWidth = 4 * defaultPlaneTolerance<Scalar> * 2 * std::abs(at);
-        box.min[axis] = std::max(box.min[axis], at - halfWidth);
-        box.max[axis] = std::min(box.max[axis], at + halfWidth);
-    }
-    return box;
+    const Aabb<Scalar> hits = boundsOfRayPlaneHits(plane->plane);
+    return {glm::max(box.min, hits.min), glm::min(box.max, hits.max)};
 }
 
 }  // namespace

@@ -393,6 +393,52 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneSegmentsStartingOrEndingOnPlane) {
     }
 }
 
+// A plane square to an axis: its bounds hold every segment intersectRayPlane reports hitting it, up to 4 u
+// of the segment's own coordinates, at every scale, segments ending within the tolerance band short of
+// the plane included. A plane at an angle, or an invalid one, gets all of space.
+TYPED_TEST(PlaneTests, BoundsOfRayPlaneHitsHoldEverySegmentHittingIt) {
+    using T = TypeParam;
+    constexpr T infinity = std::numeric_limits<T>::infinity();
+    Random random(503);
+    int hits = 0, hitsShortOfThePlane = 0;
+    for (int k = 0; k < 30000; ++k) {
+        const Frame frame = randomFrame(random);
+        const int axis = k % 3;
+        Vec3<T> normal(0);
+        normal[axis] = random.chance(0.5) ? T(1) : T(-1);
+        const Plane<T> plane = planeThrough(normal, widen(randomPointNear<double>(random, frame, 1)));
+        const Aabb<T> bounds = boundsOfRayPlaneHits(plane);
+        const T at = plane.offset * normal[axis];
+        for (int other = 1; other < 3; ++other) {
+            ASSERT_EQ(bounds.min[(axis + other) % 3], -infinity);
+            ASSERT_EQ(bounds.max[(axis + other) % 3], infinity);
+        }
+        ASSERT_TRUE(bounds.min[axis] <= at && at <= bounds.max[axis]) << "case " << k;
+        // From a point near the plane to one moved off it, across the plane's axis, by up to 4 bands.
+        const Vec3<T> from = randomPointNear<T>(random, frame, 2);
+        Vec3<T> to = projectOnto(randomPointNear<T>(random, frame, 2), plane);
+        to[axis] += T(random.uniform(-4, 4) * double(kTolerance<T>) * 2 * std::abs(double(at)));
+        const auto crossing = intersectRayPlane(segmentRay<T, 3>(from, to), plane);
+        if (!crossing || crossing->outcome != RayPlaneOutcome::Hit) continue;
+        ++hits;
+        const Real low = std::min(Real(from[axis]), Real(to[axis])),
+                   high = std::max(Real(from[axis]), Real(to[axis]));
+        hitsShortOfThePlane += high < Real(at) || low > Real(at);
+        const Real slack = 4 * kUnit<T> * (std::abs(Real(from[axis])) + std::abs(Real(to[axis])));
+        EXPECT_LE(Real(bounds.min[axis]) - slack, high) << "case " << k;
+        EXPECT_GE(Real(bounds.max[axis]) + slack, low) << "case " << k;
+    }
+    EXPECT_GT(hits, 15000);
+    EXPECT_GT(hitsShortOfThePlane, 1000);
+    for (const Plane<T>& unbounded :
+         {Plane<T>{glm::normalize(Vec3<T>(1, 2, 3)), T(5)}, Plane<T>{Vec3<T>(T(0.6), T(0.8), 0), T(-2)},
+          Plane<T>{Vec3<T>(std::numeric_limits<T>::quiet_NaN(), 1, 0), T(1)}}) {
+        const Aabb<T> bounds = boundsOfRayPlaneHits(unbounded);
+        EXPECT_EQ(bounds.min, Vec3<T>(-infinity));
+        EXPECT_EQ(bounds.max, Vec3<T>(infinity));
+    }
+}
+
 // Document 002 treats only dp == 0 as parallel. A segment constructed parallel to a tilted plane has a
 // computed n . direction of rounding noise: the document then divides by it and reports a miss at some
 // huge t, or a "hit" at an arbitrary point when the segment lies in the plane. Ours says Parallel or

@@ -253,6 +253,30 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
     return result;
 }
 
+// Where intersectRayPlane (with this tolerance) can report a hit, for culling rays by boxes: for a plane
+// square to an axis, the slab around it on that axis (infinite on the others), all of space for any
+// other plane. The slab holds every point within the tolerance of the plane (half width tolerance
+// (|p| + |offset|) = 2 tolerance |offset| there) four times over. A segment reported crossing the plane
+// reaches the slab up to the rounding of the segment's own coordinates: a caller culling with it must
+// allow for that.
+template <class T>
+inline Aabb<T> boundsOfRayPlaneHits(const Plane<T>& plane,
+                                    std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    constexpr T infinity = std::numeric_limits<T>::infinity();
+    Aabb<T> bounds{Vec3<T>(-infinity), Vec3<T>(infinity)};
+    const Vec3<T>& normal = plane.normal;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (std::abs(normal[axis]) != T(1) || normal[(axis + 1) % 3] != T(0) ||
+            normal[(axis + 2) % 3] != T(0))
+            continue;
+        const T at = plane.offset * normal[axis];  // the plane's coordinate on the axis
+        const T halfWidth = 4 * (relativeTolerance * 2 * std::abs(at));
+        bounds.min[axis] = at - halfWidth;
+        bounds.max[axis] = at + halfWidth;
+    }
+    return bounds;
+}
+
 // T7. The sphere against the half-space behind the plane: its centre's signed distance
 // (span.centerDistance), overlap (span.side(), span.overlapsHalfSpace()), depth, and the contact: the
 // sphere's deepest point, its projection on the plane, and the plane normal.
