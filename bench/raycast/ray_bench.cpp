@@ -5,8 +5,9 @@
 //   (one thread), the batch on one thread and on every core, with a BatchCache (the batch's time includes
 //   its snapshot of the world: the objects' shapes read afresh, the trees over their boxes and over the
 //   mesh kept in the cache and checked against the world); all on the same world after one untimed pass
-//   each (the batch's first builds the trees); repetitions interleaved. A batch of no rays, with the
-//   cache and without, gives the snapshot's cost alone.
+//   each (the batch's first builds the trees); repetitions interleaved; and the batch on one thread
+//   without a cache (everything built at every batch). A batch of no rays, with the cache and without,
+//   gives the snapshot's cost alone.
 //   Rays per second, hits, the rays on which Bullet and analytic::rayTest disagree, whether the batch
 //   gives analytic::rayTest's answers, the ratios and the goals.
 // - Per shape (Google Benchmark, as pairs_bench): ns per ray for a sphere, a rotated box, a capsule, a
@@ -104,8 +105,9 @@ double threadSeconds() {
 
 const char* verdict(bool met) { return met ? "met" : "NOT met"; }
 
-enum Side { kBullet, kAnalytic, kBatchOneThread, kBatchAllCores };
-constexpr int kSides = 4;
+// The batches with the scene's BatchCache, and on one thread without any (everything built every batch).
+enum Side { kBullet, kAnalytic, kBatchOneThread, kBatchAllCores, kBatchOneThreadNoCache };
+constexpr int kSides = 5;
 
 // Bullet's own rayTest (called past any override), or ours.
 void castRay(Side side, const btCollisionWorld& world, const btVector3& from, const btVector3& to,
@@ -156,14 +158,15 @@ double wallSeconds() {
 // pass); returns the seconds taken.
 double castAll(Side side, const btCollisionWorld& world, const RayList& rays, Answers& answers,
                analytic::BatchCache& cache) {
-    if (side == kBatchOneThread || side == kBatchAllCores) {
+    if (side == kBatchOneThread || side == kBatchAllCores || side == kBatchOneThreadNoCache) {
         std::vector<analytic::Ray> batch(rays.from.size());
         for (std::size_t i = 0; i < batch.size(); ++i)
             batch[i] = {rays.from[i], rays.to[i]};
         std::vector<analytic::RayHit> hits(batch.size());
         const bool allCores = side == kBatchAllCores;
         const double start = allCores ? wallSeconds() : threadSeconds();
-        analytic::rayTestBatch(world, batch, hits, {allCores ? 0u : 1u, &cache});
+        analytic::rayTestBatch(world, batch, hits,
+                               {allCores ? 0u : 1u, side == kBatchOneThreadNoCache ? nullptr : &cache});
         const double seconds = (allCores ? wallSeconds() : threadSeconds()) - start;
         for (std::size_t i = 0; i < hits.size(); ++i) {
             answers.objects[i] = hits[i].object;
@@ -270,7 +273,8 @@ int differingRays(const Answers& a, const Answers& b) {
 
 void runScene(const SceneSpec& spec, const btCollisionWorld& world, const RayList& rays, int repetitions) {
     const std::size_t count = rays.from.size();
-    constexpr std::array<Side, kSides> sides{kBullet, kAnalytic, kBatchOneThread, kBatchAllCores};
+    constexpr std::array<Side, kSides> sides{kBullet, kAnalytic, kBatchOneThread, kBatchAllCores,
+                                             kBatchOneThreadNoCache};
     std::vector<Answers> answers(kSides, Answers(count));
     analytic::BatchCache cache;
     std::array<double, kSides> firstSeconds{};
@@ -287,8 +291,8 @@ void runScene(const SceneSpec& spec, const btCollisionWorld& world, const RayLis
 
     std::printf("%s; %zu rays of %.0f m, closest hit; %d repetitions: median [min]\n", spec.name, count,
                 analytic::bench::kRayLength, repetitions);
-    std::printf("  %-20s %19s %19s %19s %19s\n", "", "Bullet rayTest", "analytic::rayTest", "batch, 1 thread",
-                "batch, all cores");
+    std::printf("  %-20s %19s %19s %19s %19s %19s\n", "", "Bullet rayTest", "analytic::rayTest",
+                "batch, 1 thread", "batch, all cores", "1 thread, no cache");
     const auto row = [&](const char* label, auto value) {
         std::printf("  %-20s", label);
         for (const Side side : sides)
@@ -304,10 +308,11 @@ void runScene(const SceneSpec& spec, const btCollisionWorld& world, const RayLis
     std::printf("   (Bullet 3.24 float, bench-scenes.md: %d)\n", spec.bulletReferenceHits);
     reportAgreement(answers[kBullet], answers[kAnalytic], analytic::bench::kRayLength);
     std::printf(
-        "  rays where the batch's answer is not analytic::rayTest's: %d (1 thread), %d (all cores); "
-        "equal fractions on two objects may go either way\n",
+        "  rays where the batch's answer is not analytic::rayTest's: %d (1 thread), %d (all cores), %d (no "
+        "cache); equal fractions on two objects may go either way\n",
         differingRays(answers[kAnalytic], answers[kBatchOneThread]),
-        differingRays(answers[kAnalytic], answers[kBatchAllCores]));
+        differingRays(answers[kAnalytic], answers[kBatchAllCores]),
+        differingRays(answers[kAnalytic], answers[kBatchOneThreadNoCache]));
     if (!repeatable) std::printf("  WARNING: a repetition's answers differ from the first pass's\n");
     // A batch of no rays: the snapshot alone, with the cache (its trees checked against the world) and
     // without (every tree built).
