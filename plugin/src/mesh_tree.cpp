@@ -1,6 +1,8 @@
 #include "raycast/mesh_tree.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <span>
 
 #include "analytic/geometry/numeric.hpp"
@@ -64,12 +66,14 @@ bool MeshTree::matches(const btStridingMeshInterface& mesh) const {
 }
 
 MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scaling_(mesh.getScaling()) {
-    std::vector<NamedTriangle> triangles;
+    std::vector<Triangle<Scalar>> triangles;
+    std::vector<TriangleName> names;
     std::vector<Aabb<Scalar>> boxes;
     Scalar extent = 0;  // the largest vertex coordinate
     // The triangles as every other cast reads them (the mesh's scaling applied).
     const auto collect = [&](const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
-        triangles.push_back({triangle, partId, triangleIndex});
+        triangles.push_back(triangle);
+        names.push_back({partId, triangleIndex});
         const Aabb<Scalar> box = boundsOf(triangle);
         boxes.push_back(box);
         extent = std::max({extent, maxAbsComponent(box.min), maxAbsComponent(box.max)});
@@ -86,25 +90,43 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
                 reader.processNode(part, triangle);
         }
     }
-    tree_ = WideBvh(boxes, paddedReach * extent, threads);
-    triangles_.reserve(triangles.size());
-    for (const std::int32_t i : tree_.order())
-        triangles_.push_back(triangles[std::size_t(i)]);
+    tree_ = WideBvh(boxes, paddedReach * extent, threads, WideBvh::Items::Leaves);
+    packs_.reserve(tree_.leaves().size());
+    names_.reserve(4 * tree_.leaves().size());
+    for (const WideBvh::Leaf& leaf : tree_.leaves()) {
+        std::array<Triangle<Scalar>, 4> packed;
+        unsigned lanes = 0;
+        for (std::int32_t lane = 0; lane < 4; ++lane) {
+            const auto item =
+                std::size_t(tree_.order()[std::size_t(leaf.first + std::min(lane, leaf.count - 1))]);
+            packed[std::size_t(lane)] = triangles[item];
+            names_.push_back(names[item]);
+            if (lane < leaf.count) lanes |= 1u << lane;
+        }
+        packs_.push_back({toLanes(packed), lanes});
+    }
 }
 
 bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const {
     if (!tree_.covers(meshRay)) return false;
     if (!isValidRay(meshRay)) return true;
     // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.
+    const WatertightRayLanes<Scalar> rayLanes(reporter.ray());
     tree_.walk(
         WideBvh::lanesOf(meshRay.origin, meshRay.direction),
         [&] { return std::min(reporter.running(), Scalar(1)); },
-        [&](std::size_t item) {
-            const NamedTriangle& named = triangles_[item];
-            reporter(named.triangle, named.partId, named.triangleIndex);
-            return reporter.running() > 0;
+        [&](std::size_t leaf) {
+            const TrianglePack& pack = packs_[leaf];
+            for (unsigned lanes = trianglesRayMayHit(rayLanes, pack.triangles) & pack.lanes; lanes != 0;
+                 lanes &= lanes - 1) {
+                const int lane = std::countr_zero(lanes);
+                const TriangleName& name = names_[4 * leaf + std::size_t(lane)];
+                reporter(pack.triangles.triangle(lane), name.partId, name.triangleIndex);
+                if (!(reporter.running() > 0)) return false;
+            }
+            return true;
         },
-        [&](std::size_t item) { return &triangles_[item]; });
+        [&](std::size_t leaf) { return &packs_[leaf]; });
     return true;
 }
 

@@ -13,8 +13,6 @@
 namespace analytic::raycast {
 namespace {
 
-// A leaf holds at most this many objects; beyond, a split is always made.
-constexpr std::int32_t maxLeafSize = 4;
 constexpr int binCount = 16;
 // Two halves of a subtree are built at once only when both have this many boxes: starting a thread
 // costs as much as building a smaller one.
@@ -120,7 +118,7 @@ struct WideBvh::Built {
     std::int32_t children[2];
 };
 
-WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsigned threads)
+WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsigned threads, Items items)
     : rayReach_(rayReach) {
     if (givenBoxes.empty()) return;
     // A box with a NaN bound, or min > max, meets no ray: the walk's box test (rayEntriesIntoAabbs) takes
@@ -143,7 +141,7 @@ WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsi
     const std::int32_t root =
         buildBinary(source, 0, std::int32_t(boxes.size()), binary, std::max(threads, 1u));
     nodes_.reserve(boxes.size() / 2 + 1);
-    fold(root, binary, boxes);
+    fold(root, binary, boxes, items);
 }
 
 // The binary subtree over the boxes order_[first, first + count), which it reorders; returns its index in
@@ -271,10 +269,11 @@ std::int32_t WideBvh::buildBinary(const Source& source, std::int32_t first, std:
 }
 
 // The four-wide node for a binary subtree: its children, each opened (an inner node into its two
-// children, a leaf into its items) while they fit in four, the largest box first; then each child left
-// a subtree becomes a node in turn. Returns the node's slot.
+// children, a leaf into its items unless leaves are items) while they fit in four, the largest box
+// first; then each child left a subtree becomes a node in turn, or an item if it is a leaf. Returns the
+// node's slot.
 WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& binary,
-                            std::span<const Aabb<Scalar>> boxes) {
+                            std::span<const Aabb<Scalar>> boxes, Items items) {
     struct Child {
         Aabb<Scalar> box;
         bool isItem;
@@ -282,6 +281,10 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
     };
     std::array<Child, 4> children{};
     int count = 0;
+    const auto isLeaf = [&](const Child& child) { return binary[std::size_t(child.index)].children[0] < 0; };
+    const auto opens = [&](const Child& child) {
+        return !child.isItem && !(items == Items::Leaves && isLeaf(child));
+    };
     const auto childrenOf = [&](const Built& subtree) { return subtree.children[0] < 0 ? subtree.count : 2; };
     // Replaces children[at] by the subtree's children: the first in its place, the others after the rest.
     const auto open = [&](int at) {
@@ -306,7 +309,7 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
         double widestArea = -1;
         for (int i = 0; i < count; ++i) {
             const Child& child = children[std::size_t(i)];
-            if (child.isItem || count - 1 + childrenOf(binary[std::size_t(child.index)]) > 4) continue;
+            if (!opens(child) || count - 1 + childrenOf(binary[std::size_t(child.index)]) > 4) continue;
             const double area = halfArea(child.box);
             if (area > widestArea) {
                 widestArea = area;
@@ -326,7 +329,15 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
         const Child& child = children[std::size_t(i)];
         childBoxes[std::size_t(i)] = laneBox(child.box, rayReach_);
         centres[std::size_t(i)] = centreOf(child.box);
-        node.children[i] = child.isItem ? Slot{~child.index} : fold(child.index, binary, boxes);
+        if (child.isItem) {
+            node.children[i] = Slot{~child.index};
+        } else if (items == Items::Leaves && isLeaf(child)) {
+            const Built& leaf = binary[std::size_t(child.index)];
+            node.children[i] = Slot{~std::int32_t(leaves_.size())};
+            leaves_.push_back({leaf.first, leaf.count});
+        } else {
+            node.children[i] = fold(child.index, binary, boxes, items);
+        }
     }
     node.boxes = toLanes(childBoxes);
     const auto orders = ordersAlongDiagonals(std::span(centres).first(std::size_t(count)));

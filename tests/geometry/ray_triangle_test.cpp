@@ -658,5 +658,96 @@ TYPED_TEST(RayTriangleTest, RaysFromInsideAClosedMeshAlwaysLeaveIt) {
     }
 }
 
+// Four triangles at once (trianglesRayMayHit, which a mesh tree's leaves are tested with first): checks
+// that every triangle it rules out is one intersectRayTriangle misses, with and without culling, on
+// the ray unbounded (the filter knows nothing of t), and that the lanes give back the triangles bit for
+// bit. Returns the triangles it leaves (bit i: triangle i).
+template <class T>
+unsigned checkFourAtATime(const RayPath<T>& ray, const std::array<Triangle<T>, 4>& triangles) {
+    const auto prepared = makeWatertightRay(RayPath<T>{ray.origin, ray.direction, unbounded<T>});
+    if (!prepared) return 0xF;
+    const TriangleLanes<T> lanes = toLanes(triangles);
+    const unsigned mayHit = trianglesRayMayHit(WatertightRayLanes<T>(*prepared), lanes);
+    EXPECT_EQ(mayHit & ~0xFu, 0u);
+    for (int i = 0; i < 4; ++i) {
+        const Triangle<T>& triangle = triangles[std::size_t(i)];
+        const Triangle<T> fromLanes = lanes.triangle(i);
+        EXPECT_TRUE(fromLanes.a == triangle.a && fromLanes.b == triangle.b && fromLanes.c == triangle.c);
+        if (mayHit >> i & 1) continue;
+        EXPECT_FALSE(intersectRayTriangle(*prepared, triangle)) << "ruled out: " << text(ray, triangle, {});
+        EXPECT_FALSE(intersectRayTriangle(*prepared, triangle, FaceCulling::BackFaces));
+    }
+    return mayHit;
+}
+
+// Random cases, each ray against its triangle, the triangle's vertices rotated, its winding reversed
+// and its neighbour across edge bc: only misses are ruled out, and every triangle whose line misses it
+// farther than the tangency band is.
+TYPED_TEST(RayTriangleTest, FourAtATimeRulesOutOnlyTrianglesTheRayMisses) {
+    using T = TypeParam;
+    test::Random random(3008);
+    int clearMisses = 0, ruledOut = 0;
+    for (int i = 0; i < kRandomCases / 4; ++i) {
+        RayPath<T> ray;
+        Triangle<T> t;
+        randomCase(random, ray, t);
+        const std::array<Triangle<T>, 4> triangles{t, Triangle<T>{t.b, t.c, t.a}, Triangle<T>{t.a, t.c, t.b},
+                                                   Triangle<T>{t.c, t.b, t.b + t.c - t.a}};
+        const unsigned mayHit = checkFourAtATime(ray, triangles);
+        for (int k = 0; k < 4; ++k) {
+            const ref::RealTriangle exact = ref::widen(triangles[std::size_t(k)]);
+            const RealVec3 origin = widen(ray.origin), direction = widen(ray.direction);
+            const Real scale = std::max({glm::length(exact.a - origin), glm::length(exact.b - origin),
+                                         glm::length(exact.c - origin)});
+            if (ref::crossLine(exact, origin, direction).crosses ||
+                ref::distanceToAmbiguity(exact, origin, direction, unbounded<Real>) <=
+                    kBandUlps * unitRoundoff<T> * scale)
+                continue;
+            ++clearMisses;
+            ruledOut += !(mayHit >> k & 1);
+        }
+    }
+    EXPECT_GT(clearMisses, kRandomCases / 4);
+    EXPECT_EQ(ruledOut, clearMisses);
+}
+
+// Rays through shared edges and vertices of jittered grids, and exactly through those of an exact grid
+// (edge functions exactly 0): every triangle around that the ray hits is left to the full test.
+TYPED_TEST(RayTriangleTest, FourAtATimeLeavesEveryTriangleThroughEdgesAndVertices) {
+    using T = TypeParam;
+    test::Random random(3009);
+    int hits = 0;
+    const auto checkAround = [&](const GridMesh<T>& mesh, int i, int j, const RayPath<T>& ray) {
+        const std::vector<Triangle<T>> around = mesh.around(i, j);
+        for (std::size_t first = 0; first < around.size(); first += 4) {
+            std::array<Triangle<T>, 4> triangles;
+            for (std::size_t k = 0; k < 4; ++k)
+                triangles[k] = around[std::min(first + k, around.size() - 1)];
+            const unsigned mayHit = checkFourAtATime(ray, triangles);
+            for (std::size_t k = 0; k < 4; ++k) {
+                const bool hit = intersectRayTriangle(ray, triangles[k]).has_value();
+                hits += hit;
+                EXPECT_TRUE(!hit || (mayHit >> k & 1)) << text(ray);
+            }
+        }
+    };
+    const GridMesh<T> jittered = jitteredGrid<T>(random, 16, 0.5, Vec3<double>(30, -20, 5), true);
+    const GridMesh<T> exact = jitteredGrid<T>(random, 8, 0.5, Vec3<double>(-2, 4, 1), false);
+    for (int r = 0; r < 2000; ++r) {
+        const bool exactGrid = r % 2 == 0;
+        const GridMesh<T>& mesh = exactGrid ? exact : jittered;
+        const int i = 2 + int(random.uniform(0, mesh.cells - 4)),
+                  j = 2 + int(random.uniform(0, mesh.cells - 4));
+        const bool atVertex = random.chance(0.5);
+        const Vec3<T> target =
+            atVertex ? mesh.vertex(i, j) : (mesh.vertex(i, j) + mesh.vertex(i + 1, j + 1)) / T(2);
+        const Vec3<T> direction = exactGrid ? Vec3<T>(T(std::floor(random.uniform(-3, 4))),
+                                                      T(std::floor(random.uniform(-3, 4))), -4)
+                                            : Vec3<T>(T(random.uniform(-2, 2)), T(random.uniform(-2, 2)), -4);
+        checkAround(mesh, i, j, RayPath<T>{target - T(4) * direction, direction, unbounded<T>});
+    }
+    EXPECT_GT(hits, 2000);
+}
+
 }  // namespace
 }  // namespace analytic

@@ -1,6 +1,7 @@
 // The four-wide tree the batches and cached mesh trees walk (plugin/src/raycast/wide_bvh.hpp), in the
 // build's btScalar: its nodes keep the boxes in float, grown for the rounding of a walk in float, so the
-// walk must still visit every box a covered segment touches by the exact (long double) closed-box test:
+// walk must still visit every box a covered segment touches (or, naming leaves, every leaf holding one)
+// by the exact (long double) closed-box test:
 // segments through a box's face, edge or corner points (touching it only there, or passing through),
 // from near and far, boxes tiny or large and far from the origin; and visit each item at most once.
 #include <gtest/gtest.h>
@@ -47,6 +48,17 @@ Vec3<Scalar> surfacePoint(test::Random& random, const Aabb<Scalar>& box) {
     return glm::clamp(point, box.min, box.max);
 }
 
+// With Items::Leaves, each box lies in exactly one leaf, of 1 to maxLeafSize boxes.
+void expectLeavesPartitionTheBoxes(const WideBvh& tree, std::size_t boxCount) {
+    std::vector<int> leavesOf(boxCount, 0);
+    for (const WideBvh::Leaf& leaf : tree.leaves()) {
+        EXPECT_TRUE(leaf.count >= 1 && leaf.count <= WideBvh::maxLeafSize) << leaf.count;
+        for (std::int32_t i = leaf.first; i < leaf.first + leaf.count; ++i)
+            ++leavesOf[std::size_t(tree.order()[std::size_t(i)])];
+    }
+    EXPECT_EQ(std::count(leavesOf.begin(), leavesOf.end(), 1), std::ptrdiff_t(boxCount));
+}
+
 TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
     test::Random random(17);
     int touched = 0, checked = 0;
@@ -77,9 +89,11 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
             reach = std::max(reach, maxAbsComponent(segment.origin) + maxAbsComponent(segment.direction));
         }
         const WideBvh tree(boxes, reach);
+        const WideBvh leafTree(boxes, reach, 1, WideBvh::Items::Leaves);
+        expectLeavesPartitionTheBoxes(leafTree, boxes.size());
         for (const RayPath<Scalar>& segment : segments) {
             ASSERT_TRUE(tree.covers(segment));
-            std::vector<int> visits(boxes.size(), 0);
+            std::vector<int> visits(boxes.size(), 0), leafVisits(boxes.size(), 0);
             tree.walk(
                 WideBvh::lanesOf(segment.origin, segment.direction), [] { return Scalar(1); },
                 [&](std::size_t item) {
@@ -87,11 +101,23 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
                     return true;
                 },
                 [&](std::size_t item) { return &visits[std::size_t(tree.order()[item])]; });
+            // A leaf's visit stands for its boxes'.
+            leafTree.walk(
+                WideBvh::lanesOf(segment.origin, segment.direction), [] { return Scalar(1); },
+                [&](std::size_t leaf) {
+                    const WideBvh::Leaf& items = leafTree.leaves()[leaf];
+                    for (std::int32_t i = items.first; i < items.first + items.count; ++i)
+                        ++leafVisits[std::size_t(leafTree.order()[std::size_t(i)])];
+                    return true;
+                },
+                [&](std::size_t leaf) { return &leafTree.leaves()[leaf]; });
             for (std::size_t i = 0; i < boxes.size(); ++i) {
                 EXPECT_LE(visits[i], 1) << "box " << i << " visited twice";
+                EXPECT_LE(leafVisits[i], 1) << "box " << i << "'s leaf visited twice";
                 if (!touches(segment, boxes[i])) continue;
                 ++touched;
                 EXPECT_EQ(visits[i], 1) << "box " << i << " touched but not visited, world " << world;
+                EXPECT_EQ(leafVisits[i], 1) << "box " << i << " touched but its leaf not visited";
             }
             ++checked;
         }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analytic/geometry/primitives.hpp"
+#include "analytic/geometry/ray_triangle.hpp"
 #include "triangle_reporter.hpp"
 #include "wide_bvh.hpp"
 
@@ -49,16 +50,21 @@ private:
     // Calls use(layout, vertexBytes, indexBytes) with the subpart locked (the bytes as spans).
     template <class Use> static void readPart(const btStridingMeshInterface& mesh, int part, Use use);
 
-    // A triangle in the unscaled mesh's frame with its name: what a ray testing it reads, side by side.
-    struct NamedTriangle {
-        Triangle<Scalar> triangle;
+    // A leaf of the tree: its triangles (in the unscaled mesh's frame) side by side, tested four at a
+    // time (trianglesRayMayHit), and which lanes hold one (bit i: lane i; the others repeat lane 0's).
+    struct TrianglePack {
+        TriangleLanes<Scalar> triangles;
+        unsigned lanes;
+    };
+    struct TriangleName {
         int partId, triangleIndex;
     };
 
     std::vector<Part> parts_;
     btVector3 scaling_;
-    std::vector<NamedTriangle> triangles_;  // in the tree's order
     WideBvh tree_;
+    std::vector<TrianglePack> packs_;  // one per leaf of the tree
+    std::vector<TriangleName> names_;  // four per pack, lane by lane
 };
 
 }  // namespace analytic::raycast

@@ -34,6 +34,8 @@ public:
           running_(callback.m_closestHitFraction) {}
 
     const btScalar& running() const { return running_; }
+    // The segment as the triangles are tested against it (its maxT the running fraction, up to 1).
+    const WatertightRay<btScalar>& ray() const { return ray_; }
 
     void operator()(const Triangle<btScalar>& triangle, int partId, int triangleIndex) {
         ray_.maxT = std::min(running_, btScalar(1));

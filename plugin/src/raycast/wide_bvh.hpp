@@ -24,6 +24,17 @@ namespace analytic::raycast {
 
 class WideBvh {
 public:
+    // What a walk names as an item: each box, or each leaf of the tree (up to four boxes, for a caller
+    // that tests a leaf's items at once, with one node level fewer to walk).
+    enum class Items { Boxes, Leaves };
+
+    // A leaf's boxes: order()[first, first + count).
+    struct Leaf {
+        std::int32_t first;
+        std::int32_t count;
+    };
+    static constexpr std::int32_t maxLeafSize = 4;
+
     WideBvh() = default;
 
     // The tree over boxes[i]; order() lists the boxes' indices in the tree's item order, in which walk
@@ -32,9 +43,13 @@ public:
     // rounded outward and grown by the rounding of a walk in float for rays whose largest origin
     // coordinate plus largest direction component stays within rayReach (see covers): no box the ray
     // touches is dropped. Built on up to `threads` threads; the tree is the same whatever their number.
-    WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach, unsigned threads = 1);
+    // With Items::Leaves, walk names leaves (indices into leaves()) instead of boxes.
+    WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach, unsigned threads = 1,
+            Items items = Items::Boxes);
 
     const std::vector<std::int32_t>& order() const { return order_; }
+    // The leaves walk names with Items::Leaves (empty with Items::Boxes).
+    const std::vector<Leaf>& leaves() const { return leaves_; }
 
     // A ray as the walk takes it, made from the caller's own values rather than copied out of a prepared
     // ray just written (a profile showed the batch's per-ray set-up waiting on that copy, a
@@ -46,11 +61,12 @@ public:
     // Whether the boxes' growth covers the rounding of this ray's walk (its coordinates within rayReach).
     bool covers(const RayPath<Scalar>& ray) const { return rayReachOf(ray) <= rayReach_; }
 
-    // Calls visit(item) (an index into the tree's order) for the items whose boxes the ray meets before
-    // reach() (asked again at every step: hits shrink it); stops when visit returns false. itemAddress(item),
-    // when given, names where the caller keeps an item's data: a node that lists items then asks for them
-    // from memory before its test says which are met, as it does for its child nodes (worth it for items
-    // that are mostly not in the core's caches, as a large mesh's triangles). At each node the first
+    // Calls visit(item) (an index into the tree's order, or into leaves()) for the items whose boxes the
+    // ray meets before reach() (asked again at every step: hits shrink it); stops when visit returns false.
+    // itemAddress(item), when given, points to where the caller keeps an item's data: a node that lists
+    // items then asks for them from memory (as many bytes as the pointer's type) before its test says
+    // which are met, as it does for its child nodes (worth it for items that are mostly not in the core's
+    // caches, as a large mesh's triangles). At each node the first
     // child met in the node's order for the ray's octant is entered at once and the others met are kept,
     // to be entered later if the ray still reaches them. No branch depends on which children a ray
     // meets: that is unpredictable, and a mispredicted branch costs as much as a node's box test.
@@ -69,9 +85,10 @@ public:
                 for (const Slot child : node.children) {
                     if constexpr (std::is_null_pointer_v<ItemAddress>)
                         prefetch(&nodes_[child.isItem() ? 0 : child.node()]);
+                    else if (child.isItem())
+                        prefetch(itemAddress(child.item()));
                     else
-                        prefetch(child.isItem() ? static_cast<const void*>(itemAddress(child.item()))
-                                                : &nodes_[child.node()]);
+                        prefetch(&nodes_[child.node()]);
                 }
                 float entries[4];
                 const unsigned met = rayEntriesIntoAabbs(ray, atLeast(reach()), node.boxes, entries);
@@ -130,23 +147,24 @@ private:
 
     // Asks for a child's lines before the ray's test against its box says whether it is entered: the
     // child is then on its way while the test runs, instead of waited for after it (the trees and their
-    // items are larger than the core's caches). A node's two lines; for an item, as many from its start
-    // (a mesh tree's triangle with its name: 44 bytes in float, 80 in double).
-    static void prefetch(const void* child) {
-        const char* const bytes = static_cast<const char*>(child);
-        for (std::size_t line = 0; line < sizeof(Node); line += 64)
-            __builtin_prefetch(bytes + line);
+    // items are larger than the core's caches). Every line the child's bytes lie on.
+    template <class Child> static void prefetch(const Child* child) {
+        constexpr std::uintptr_t lineBytes = 64;
+        const auto start = reinterpret_cast<std::uintptr_t>(child);
+        for (std::uintptr_t line = start & ~(lineBytes - 1); line < start + sizeof(Child); line += lineBytes)
+            __builtin_prefetch(reinterpret_cast<const void*>(line));
     }
 
     struct Source;
     struct Built;
     std::int32_t buildBinary(const Source& source, std::int32_t first, std::int32_t count,
                              std::vector<Built>& binary, unsigned threads);
-    Slot fold(std::int32_t binaryIndex, const std::vector<Built>& binary,
-              std::span<const Aabb<Scalar>> boxes);
+    Slot fold(std::int32_t binaryIndex, const std::vector<Built>& binary, std::span<const Aabb<Scalar>> boxes,
+              Items items);
 
     std::vector<std::int32_t> order_;
     std::vector<Node> nodes_;  // nodes_[0]: the root
+    std::vector<Leaf> leaves_;
     Scalar rayReach_ = 0;
 };
 

@@ -10,10 +10,7 @@
 #include <limits>
 #include <optional>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
+#include "analytic/geometry/lanes.hpp"
 #include "analytic/geometry/numeric.hpp"
 
 namespace analytic {
@@ -133,41 +130,13 @@ template <class T>
     return rayEntryIntoAabb(ray, ray.maxT, box);
 }
 
-// Four boxes side by side (structure of arrays), for testing a ray against the four at once, as a
-// four-wide tree's children. The lanes are SSE2 registers (GCC's vector extension, 16 bytes: four floats,
-// or two doubles, so two parts in double: wider vectors would be split by the compiler into scalar
-// code without AVX): lane l of part p of bounds[side][axis] is box p * partLanes + l's low (side 0) or
-// high (side 1) bound on that axis. Every lane's box is ordered (min <= max) and free of NaN, or the
-// empty slot (+inf to -inf), which no ray meets.
-namespace detail {
-template <class T> struct SseLanes;
-template <> struct SseLanes<float> { using type = float __attribute__((vector_size(16))); };
-template <> struct SseLanes<double> { using type = double __attribute__((vector_size(16))); };
-
-// Bit i set when lane i's sign bit is (a comparison's true lanes).
-inline unsigned signBits(SseLanes<float>::type lanes) {
-#if defined(__SSE2__)
-    return unsigned(_mm_movemask_ps(__m128(lanes)));
-#else
-    unsigned bits = 0;
-    for (int lane = 0; lane < 4; ++lane)
-        bits |= unsigned(std::signbit(lanes[lane])) << lane;
-    return bits;
-#endif
-}
-inline unsigned signBits(SseLanes<double>::type lanes) {
-#if defined(__SSE2__)
-    return unsigned(_mm_movemask_pd(__m128d(lanes)));
-#else
-    return unsigned(std::signbit(lanes[0])) | unsigned(std::signbit(lanes[1])) << 1;
-#endif
-}
-}  // namespace detail
-
-template <class T> struct AabbLanes {
-    using Lanes = typename detail::SseLanes<T>::type;
-    static constexpr int partLanes = int(sizeof(Lanes) / sizeof(T));
-    static constexpr int parts = 4 / partLanes;
+// Four boxes side by side (structure of arrays, see lanes.hpp), for testing a ray against the four at
+// once, as a four-wide tree's children: lane l of part p of bounds[side][axis] is box p * partLanes + l's
+// low (side 0) or high (side 1) bound on that axis. Every lane's box is ordered (min <= max) and free of
+// NaN, or the empty slot (+inf to -inf), which no ray meets.
+template <class T> struct AabbLanes : FourLanes<T> {
+    using typename FourLanes<T>::Lanes;
+    using FourLanes<T>::parts;
     Lanes bounds[2][3][parts];
 };
 

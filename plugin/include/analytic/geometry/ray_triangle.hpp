@@ -22,11 +22,13 @@
 // -ffast-math or -ffp-contract=fast (FMA contraction would break the antisymmetry).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <type_traits>
 #include <utility>
 
+#include "analytic/geometry/lanes.hpp"
 #include "analytic/geometry/numeric.hpp"
 
 namespace analytic {
@@ -206,6 +208,92 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const RayPath<T>& ray, const 
                                                    FaceCulling culling = FaceCulling::None) {
     if (!isValidRay(ray)) return std::nullopt;
     return intersectRayTriangle(watertightRayOf(ray), triangle, culling);
+}
+
+// Four triangles side by side (structure of arrays, see lanes.hpp), for ruling out a mesh's triangles
+// four at a time: lane l of part p of corners[vertex][axis] is triangle p * partLanes + l's vertex (a,
+// b, c) coordinate on that axis.
+template <class T> struct TriangleLanes : FourLanes<T> {
+    using typename FourLanes<T>::Lanes;
+    using FourLanes<T>::partLanes;
+    Lanes corners[3][3][FourLanes<T>::parts];
+
+    Triangle<T> triangle(int index) const {
+        const int part = index / partLanes, lane = index % partLanes;
+        const auto vertex = [&](int v) {
+            return Vec3<T>(corners[v][0][part][lane], corners[v][1][part][lane], corners[v][2][part][lane]);
+        };
+        return {vertex(0), vertex(1), vertex(2)};
+    }
+};
+
+// The four triangles as lanes.
+template <class T> TriangleLanes<T> toLanes(const std::array<Triangle<T>, 4>& triangles) {
+    TriangleLanes<T> lanes;
+    for (int index = 0; index < 4; ++index) {
+        const int part = index / TriangleLanes<T>::partLanes, lane = index % TriangleLanes<T>::partLanes;
+        const Triangle<T>& triangle = triangles[std::size_t(index)];
+        for (int axis = 0; axis < 3; ++axis) {
+            lanes.corners[0][axis][part][lane] = triangle.a[axis];
+            lanes.corners[1][axis][part][lane] = triangle.b[axis];
+            lanes.corners[2][axis][part][lane] = triangle.c[axis];
+        }
+    }
+    return lanes;
+}
+
+// A WatertightRay spread over lanes once, for the many triangles one ray is tested against.
+template <class T> struct WatertightRayLanes {
+    using Lanes = typename FourLanes<T>::Lanes;
+    Lanes originX, originY, originZ;  // the origin's kx, ky and kz components
+    Lanes shearX, shearY;
+    int kx, ky, kz;
+
+    explicit WatertightRayLanes(const WatertightRay<T>& ray)
+        : originX(Lanes{} + detail::component(ray.origin, ray.kx)),
+          originY(Lanes{} + detail::component(ray.origin, ray.ky)),
+          originZ(Lanes{} + detail::component(ray.origin, ray.kz)),
+          shearX(Lanes{} + ray.shearX),
+          shearY(Lanes{} + ray.shearY),
+          kx(ray.kx),
+          ky(ray.ky),
+          kz(ray.kz) {}
+};
+
+// The triangles among four that the ray may hit, as bits (bit i: triangle i): intersectRayTriangle(ray,
+// triangle i) has no hit, whatever the ray's maxT and the culling, for every bit left clear. The edge
+// functions are computed lane by lane with intersectRayTriangle's own operations, so they are its values
+// bit for bit; a triangle is ruled out when two of them are nonzero with opposite signs, as
+// intersectRayTriangle rejects it first (a zero it redoes in a wider type, so a zero rules out nothing).
+// A mesh ray cast then runs the full test only on the few triangles its line passes through.
+template <class T>
+unsigned trianglesRayMayHit(const WatertightRayLanes<T>& ray, const TriangleLanes<T>& triangles) {
+    using Lanes = typename FourLanes<T>::Lanes;
+    unsigned ruledOut = 0;
+    for (int part = 0; part < FourLanes<T>::parts; ++part) {
+        // shearVertex, lane by lane.
+        Lanes x[3], y[3];
+        for (int v = 0; v < 3; ++v) {
+            const Lanes along = triangles.corners[v][ray.kz][part] - ray.originZ;
+            const Lanes relativeX = triangles.corners[v][ray.kx][part] - ray.originX;
+            const Lanes relativeY = triangles.corners[v][ray.ky][part] - ray.originY;
+            const Lanes shearedX = ray.shearX * along;
+            const Lanes shearedY = ray.shearY * along;
+            x[v] = relativeX - shearedX;
+            y[v] = relativeY - shearedY;
+        }
+        // edgeFunction's first rounding, for the edges opposite a, b and c.
+        const auto edge = [&](int p, int q) {
+            const Lanes pxqy = x[p] * y[q];
+            const Lanes pyqx = y[p] * x[q];
+            return pxqy - pyqx;
+        };
+        const Lanes weights[3] = {edge(2, 1), edge(0, 2), edge(1, 0)};
+        const auto negative = (weights[0] < T(0)) | (weights[1] < T(0)) | (weights[2] < T(0));
+        const auto positive = (weights[0] > T(0)) | (weights[1] > T(0)) | (weights[2] > T(0));
+        ruledOut |= detail::signBits(Lanes(negative & positive)) << (part * FourLanes<T>::partLanes);
+    }
+    return ~ruledOut & 0xFu;
 }
 
 }  // namespace analytic
