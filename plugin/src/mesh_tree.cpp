@@ -126,7 +126,7 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
             }
             return true;
         },
-        [&](std::size_t leaf) { return &packs_[leaf]; });
+        packs_.data());
     return true;
 }
 

@@ -100,7 +100,7 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
                     ++visits[std::size_t(tree.order()[item])];
                     return true;
                 },
-                [&](std::size_t item) { return &visits[std::size_t(tree.order()[item])]; });
+                visits.data());
             // A leaf's visit stands for its boxes'.
             leafTree.walk(
                 WideBvh::lanesOf(segment.origin, segment.direction), [] { return Scalar(1); },
@@ -110,7 +110,7 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
                         ++leafVisits[std::size_t(leafTree.order()[std::size_t(i)])];
                     return true;
                 },
-                [&](std::size_t leaf) { return &leafTree.leaves()[leaf]; });
+                leafTree.leaves().data());
             for (std::size_t i = 0; i < boxes.size(); ++i) {
                 EXPECT_LE(visits[i], 1) << "box " << i << " visited twice";
                 EXPECT_LE(leafVisits[i], 1) << "box " << i << "'s leaf visited twice";

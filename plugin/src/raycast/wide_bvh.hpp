@@ -63,17 +63,25 @@ public:
 
     // Calls visit(item) (an index into the tree's order, or into leaves()) for the items whose boxes the
     // ray meets before reach() (asked again at every step: hits shrink it); stops when visit returns false.
-    // itemAddress(item), when given, points to where the caller keeps an item's data: a node that lists
-    // items then asks for them from memory (as many bytes as the pointer's type) before its test says
-    // which are met, as it does for its child nodes (worth it for items that are mostly not in the core's
-    // caches, as a large mesh's triangles). At each node the first
-    // child met in the node's order for the ray's octant is entered at once and the others met are kept,
-    // to be entered later if the ray still reaches them. No branch depends on which children a ray
-    // meets: that is unpredictable, and a mispredicted branch costs as much as a node's box test.
-    // The ray (lanesOf) must be usable (isValidRay) and covered (covers).
-    template <class Reach, class Visit, class ItemAddress = std::nullptr_t>
-    void walk(const SlabRayLanes<float>& ray, Reach reach, Visit visit, ItemAddress itemAddress = {}) const {
+    // items, when given, is the caller's data for each item, in item order: a node that lists items then
+    // asks for them from memory before its test says which are met, as it does for its child nodes
+    // (worth it for items that are mostly not in the core's caches, as a large mesh's triangles). At each
+    // node the first child met in the node's order for the ray's octant is entered at once and the others
+    // met are kept, to be entered later if the ray still reaches them. No branch depends on which
+    // children a ray meets: that is unpredictable, and a mispredicted branch costs as much as a node's box
+    // test. The ray (lanesOf) must be usable (isValidRay) and covered (covers).
+    template <class Reach, class Visit, class ItemData = std::nullptr_t>
+    void walk(const SlabRayLanes<float>& ray, Reach reach, Visit visit,
+              const ItemData* items = nullptr) const {
         if (nodes_.empty()) return;
+        // Without items, an item's slot asks for the root, which is there already.
+        constexpr bool hasItemData = !std::is_null_pointer_v<ItemData>;
+        const auto itemBase =
+            reinterpret_cast<std::uintptr_t>(hasItemData ? static_cast<const void*>(items) : nodes_.data());
+        constexpr std::uintptr_t itemBytes = hasItemData ? sizeof(ItemData) : 0;
+        const auto nodeBase = reinterpret_cast<std::uintptr_t>(nodes_.data());
+        constexpr std::size_t lines =
+            std::max(linesSpanned<Node>(), hasItemData ? linesSpanned<ItemData>() : 0);
         PendingStack<Slot> pending;
         Slot current{0};
         for (;;) {
@@ -81,14 +89,14 @@ public:
                 if (!visit(current.item())) return;
             } else {
                 const Node& node = nodes_[current.node()];
-                // Without itemAddress, an item's slot asks for the root, which is there already.
                 for (const Slot child : node.children) {
-                    if constexpr (std::is_null_pointer_v<ItemAddress>)
-                        prefetch(&nodes_[child.isItem() ? 0 : child.node()]);
-                    else if (child.isItem())
-                        prefetch(itemAddress(child.item()));
-                    else
-                        prefetch(&nodes_[child.node()]);
+                    // The child's address by bitwise arithmetic: a branch (GCC makes one of a select here)
+                    // on whether it is an item would be mispredicted where nodes and items meet.
+                    const auto itemMask = std::uintptr_t(std::intptr_t(child.value >> 31));  // ones: item
+                    const std::uintptr_t index = std::uintptr_t(std::intptr_t(child.value)) ^ itemMask;
+                    const std::uintptr_t base = (itemBase & itemMask) | (nodeBase & ~itemMask);
+                    const std::uintptr_t stride = (itemBytes & itemMask) | (sizeof(Node) & ~itemMask);
+                    prefetch<lines>(base + index * stride);
                 }
                 float entries[4];
                 const unsigned met = rayEntriesIntoAabbs(ray, atLeast(reach()), node.boxes, entries);
@@ -145,15 +153,21 @@ private:
                                    : rounded;
     }
 
+    // How many cache lines an object of this type may lie on, wherever its alignment places it.
+    template <class Child> static constexpr std::size_t linesSpanned() {
+        return (sizeof(Child) + cacheLine - std::min(alignof(Child), cacheLine) + cacheLine - 1) / cacheLine;
+    }
+
     // Asks for a child's lines before the ray's test against its box says whether it is entered: the
     // child is then on its way while the test runs, instead of waited for after it (the trees and their
-    // items are larger than the core's caches). Every line the child's bytes lie on.
-    template <class Child> static void prefetch(const Child* child) {
-        constexpr std::uintptr_t lineBytes = 64;
-        const auto start = reinterpret_cast<std::uintptr_t>(child);
-        for (std::uintptr_t line = start & ~(lineBytes - 1); line < start + sizeof(Child); line += lineBytes)
-            __builtin_prefetch(reinterpret_cast<const void*>(line));
+    // items are larger than the core's caches). A fixed number of lines from the one holding its first
+    // byte, so that no branch depends on the child.
+    template <std::size_t lines> static void prefetch(std::uintptr_t child) {
+        const std::uintptr_t firstLine = child & ~std::uintptr_t(cacheLine - 1);
+        for (std::size_t line = 0; line < lines; ++line)
+            __builtin_prefetch(reinterpret_cast<const void*>(firstLine + line * cacheLine));
     }
+    static constexpr std::size_t cacheLine = 64;
 
     struct Source;
     struct Built;
