@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <limits>
 #include <span>
 
 #include "analytic/geometry/numeric.hpp"
@@ -92,18 +93,19 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
     }
     tree_ = WideBvh(boxes, paddedReach * extent, threads, WideBvh::Items::Leaves);
     packs_.reserve(tree_.leaves().size());
-    names_.reserve(4 * tree_.leaves().size());
+    constexpr Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
+    const Triangle<Scalar> noTriangle{Vec3<Scalar>(nan), Vec3<Scalar>(nan), Vec3<Scalar>(nan)};
     for (const WideBvh::Leaf& leaf : tree_.leaves()) {
         std::array<Triangle<Scalar>, 4> packed;
-        unsigned lanes = 0;
-        for (std::int32_t lane = 0; lane < 4; ++lane) {
-            const auto item =
-                std::size_t(tree_.order()[std::size_t(leaf.first + std::min(lane, leaf.count - 1))]);
+        packed.fill(noTriangle);
+        TrianglePack pack{};
+        for (std::int32_t lane = 0; lane < leaf.count; ++lane) {
+            const auto item = std::size_t(tree_.order()[std::size_t(leaf.first + lane)]);
             packed[std::size_t(lane)] = triangles[item];
-            names_.push_back(names[item]);
-            if (lane < leaf.count) lanes |= 1u << lane;
+            pack.names[lane] = names[item];
         }
-        packs_.push_back({toLanes(packed), lanes});
+        pack.triangles = toLanes(packed);
+        packs_.push_back(pack);
     }
 }
 
@@ -117,10 +119,10 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
         [&] { return std::min(reporter.running(), Scalar(1)); },
         [&](std::size_t leaf) {
             const TrianglePack& pack = packs_[leaf];
-            for (unsigned lanes = trianglesRayMayHit(rayLanes, pack.triangles) & pack.lanes; lanes != 0;
+            for (unsigned lanes = trianglesRayMayHit(rayLanes, pack.triangles); lanes != 0;
                  lanes &= lanes - 1) {
                 const int lane = std::countr_zero(lanes);
-                const TriangleName& name = names_[4 * leaf + std::size_t(lane)];
+                const TriangleName& name = pack.names[lane];
                 reporter(pack.triangles.triangle(lane), name.partId, name.triangleIndex);
                 if (!(reporter.running() > 0)) return false;
             }
