@@ -141,7 +141,7 @@ WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsi
     const std::int32_t root =
         buildBinary(source, 0, std::int32_t(boxes.size()), binary, std::max(threads, 1u));
     nodes_.reserve(boxes.size() / 2 + 1);
-    fold(root, binary, boxes, items);
+    fold(root, binary, boxes, items, 0);
 }
 
 // The binary subtree over the boxes order_[first, first + count), which it reorders; returns its index in
@@ -273,7 +273,9 @@ std::int32_t WideBvh::buildBinary(const Source& source, std::int32_t first, std:
 // first; then each child left a subtree becomes a node in turn, or an item if it is a leaf. Returns the
 // node's slot.
 WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& binary,
-                            std::span<const Aabb<Scalar>> boxes, Items items) {
+                            std::span<const Aabb<Scalar>> boxes, Items items, std::size_t depth) {
+    // A walk keeps at most 3 children per node above the one it is at, and writes one above the top.
+    keptCapacity_ = std::max(keptCapacity_, 3 * depth + 4);
     struct Child {
         Aabb<Scalar> box;
         bool isItem;
@@ -336,7 +338,7 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
             node.children[i] = Slot{~std::int32_t(leaves_.size())};
             leaves_.push_back({leaf.first, leaf.count});
         } else {
-            node.children[i] = fold(child.index, binary, boxes, items);
+            node.children[i] = fold(child.index, binary, boxes, items, depth + 1);
         }
     }
     node.boxes = toLanes(childBoxes);

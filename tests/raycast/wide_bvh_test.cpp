@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "raycast/wide_bvh.hpp"
@@ -193,6 +194,42 @@ TEST(WideBvh, VisitsBoxesInARowFromNearToFar) {
                 << "row " << row << (forward ? " forward" : " backward");
         }
     }
+}
+
+// Boxes nested in one another, each half again as large as the one before: the tree splits the largest
+// off at every level, so it is far deeper than a balanced one (more children kept at once than a walk
+// keeps on the call stack). A walk still visits every box a segment touches, each once.
+TEST(WideBvh, VisitsEveryTouchedBoxOfADeepTree) {
+    test::Random random(31);
+    std::vector<Aabb<Scalar>> boxes;
+    for (int i = 0; i < 150; ++i) {
+        const Vec3<double> centre(0.1 * i, -0.05 * i, 0.02 * i);
+        const double half = std::pow(1.5, i);
+        boxes.push_back({Vec3<Scalar>(centre - half), Vec3<Scalar>(centre + half)});
+    }
+    const Scalar reach = 1e4;
+    const WideBvh tree(boxes, reach);
+    int touched = 0;
+    for (int k = 0; k < 200; ++k) {
+        const RayPath<Scalar> segment{Vec3<Scalar>(random.point<double>(50)),
+                                      Vec3<Scalar>(random.unitVector<double>() * random.logUniform(1, 1e3)),
+                                      1};
+        ASSERT_TRUE(tree.covers(segment));
+        std::vector<int> visits(boxes.size(), 0);
+        tree.walk(
+            WideBvh::lanesOf(segment.origin, segment.direction), [] { return Scalar(1); },
+            [&](std::size_t item) {
+                ++visits[std::size_t(tree.order()[item])];
+                return true;
+            });
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            EXPECT_LE(visits[i], 1) << "box " << i << " visited twice, segment " << k;
+            if (!touches(segment, boxes[i])) continue;
+            ++touched;
+            EXPECT_EQ(visits[i], 1) << "box " << i << " touched but not visited, segment " << k;
+        }
+    }
+    EXPECT_GT(touched, 200 * 100);
 }
 
 // A ray whose coordinates exceed the reach the tree was grown for is not covered.

@@ -65,25 +65,6 @@ public:
         ++size_;
     }
 
-    // push(node, entry) when wanted is 1, not when it is 0, without a branch on it: the node is written
-    // above the top either way, and the top moves by wanted. (Given as a bool, GCC 12 branched on it in
-    // the batch's walk, where it is unpredictable: scene P a quarter slower.)
-    void pushIf(unsigned wanted, Node node, Scalar entry) {
-        if (size_ < inlineCapacity) {
-            inlineNodes_[std::size_t(size_)] = node;
-            inlineEntries_[std::size_t(size_)] = entry;
-            size_ += int(wanted);
-        } else if (wanted != 0) {
-            overflow_.push_back({node, entry});
-            ++size_;
-        }
-    }
-
-    // Drops the entry on top.
-    void dropTop() {
-        if (--size_ >= inlineCapacity) overflow_.pop_back();
-    }
-
     Pending<Node> pop() {
         --size_;
         if (size_ < inlineCapacity)
