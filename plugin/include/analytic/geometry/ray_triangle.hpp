@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -82,7 +83,8 @@ template <class T> struct ShearedVertex {
     T y;
 };
 
-// v[axis] as selects, which compile to conditional moves (glm's operator[] is a switch).
+// v[axis] as selects (glm's operator[] is a switch). For the many triangles of one ray, where the axis
+// does not change.
 template <class T> T component(const Vec3<T>& v, int axis) { return axis == 0 ? v.x : axis == 1 ? v.y : v.z; }
 
 template <class T> ShearedVertex<T> shearVertex(const WatertightRay<T>& ray, const Vec3<T>& vertex) {
@@ -133,26 +135,52 @@ template <class T> bool liesInPlane(const GeometricNormal<T>& geometric, T appro
 
 }  // namespace detail
 
+namespace detail {
+
+// The sheared frame's axes: kz the direction's dominant axis, kx and ky the others in cyclic order,
+// swapped for a negative dominant component (which keeps the frame right-handed, so a front face has a
+// positive determinant whatever the direction).
+struct WatertightAxes {
+    std::uint8_t kx, ky, kz;
+};
+
+// The axes for every outcome of the comparisons watertightRayOf makes: bit 0 |x| >= |y|, bit 1
+// |x| >= |z|, bit 2 |y| >= |z|, bits 3 to 5 whether x, y and z are negative.
+inline constexpr std::array<WatertightAxes, 64> watertightAxes = [] {
+    std::array<WatertightAxes, 64> table{};
+    for (unsigned outcome = 0; outcome < 64; ++outcome) {
+        const bool xOverY = outcome & 1, xOverZ = outcome >> 1 & 1, yOverZ = outcome >> 2 & 1;
+        const int kz = xOverY ? (xOverZ ? 0 : 2) : (yOverZ ? 1 : 2);
+        int kx = (kz + 1) % 3, ky = (kx + 1) % 3;
+        if (outcome >> (3 + kz) & 1) std::swap(kx, ky);
+        table[outcome] = {std::uint8_t(kx), std::uint8_t(ky), std::uint8_t(kz)};
+    }
+    return table;
+}();
+
+}  // namespace detail
+
 // The ray prepared, when it is usable (isValidRay; makeWatertightRay checks). Made in the caller's
-// variable: one copied out of an optional just made waits on the copy (a store-forwarding stall).
+// variable: one copied out of an optional just made waits on the copy (a store-forwarding stall). The
+// axes come from a table indexed by the direction's comparisons, with no branch on them (a batch of rays
+// in random directions mispredicted those of nested choices; std::abs is a mask where glm::abs is a
+// branch per component).
 template <class T> WatertightRay<T> watertightRayOf(const RayPath<T>& ray) {
-    const Vec3<T> magnitude = glm::abs(ray.direction);
-    const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
-                                              : (magnitude.y >= magnitude.z ? 1 : 2);
-    int kx = (kz + 1) % 3;
-    int ky = (kx + 1) % 3;
-    // Swapping the two other axes for a negative dominant component keeps the sheared frame
-    // right-handed, so a front face has a positive determinant whatever the direction.
-    const T dz = detail::component(ray.direction, kz);
-    if (dz < T(0)) std::swap(kx, ky);
+    const T direction[3] = {ray.direction.x, ray.direction.y, ray.direction.z};
+    const T x = std::abs(direction[0]), y = std::abs(direction[1]), z = std::abs(direction[2]);
+    const unsigned outcome = unsigned(x >= y) | unsigned(x >= z) << 1 | unsigned(y >= z) << 2 |
+                             unsigned(direction[0] < T(0)) << 3 | unsigned(direction[1] < T(0)) << 4 |
+                             unsigned(direction[2] < T(0)) << 5;
+    const detail::WatertightAxes axes = detail::watertightAxes[outcome];
+    const T dz = direction[axes.kz];
     return {ray.origin,
             ray.direction,
             ray.maxT,
-            kx,
-            ky,
-            kz,
-            detail::component(ray.direction, kx) / dz,
-            detail::component(ray.direction, ky) / dz};
+            axes.kx,
+            axes.ky,
+            axes.kz,
+            direction[axes.kx] / dz,
+            direction[axes.ky] / dz};
 }
 
 // Nothing for an unusable ray (non-finite, zero direction, negative maxT).
