@@ -91,20 +91,23 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
                 reader.processNode(part, triangle);
         }
     }
-    tree_ = WideBvh(boxes, paddedReach * extent, threads, WideBvh::Items::Leaves);
+    tree_ = WideBvh(boxes, paddedReach * extent, threads, WideBvh::Items::Leaves, packSize);
     packs_.reserve(tree_.leaves().size());
     constexpr Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
     const Triangle<Scalar> noTriangle{Vec3<Scalar>(nan), Vec3<Scalar>(nan), Vec3<Scalar>(nan)};
     for (const WideBvh::Leaf& leaf : tree_.leaves()) {
-        std::array<Triangle<Scalar>, 4> packed;
-        packed.fill(noTriangle);
         TrianglePack pack{};
-        for (std::int32_t lane = 0; lane < leaf.count; ++lane) {
-            const auto item = std::size_t(tree_.order()[std::size_t(leaf.first + lane)]);
-            packed[std::size_t(lane)] = triangles[item];
-            pack.names[lane] = names[item];
+        for (int group = 0; group < packSize / 4; ++group) {
+            std::array<Triangle<Scalar>, 4> lanes;
+            lanes.fill(noTriangle);
+            for (int lane = 0; lane < 4 && 4 * group + lane < leaf.count; ++lane) {
+                const int index = 4 * group + lane;
+                const auto item = std::size_t(tree_.order()[std::size_t(leaf.first + index)]);
+                lanes[std::size_t(lane)] = triangles[item];
+                pack.names[index] = names[item];
+            }
+            pack.triangles[group] = toLanes(lanes);
         }
-        pack.triangles = toLanes(packed);
         packs_.push_back(pack);
     }
 }
@@ -119,11 +122,13 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
         [&] { return std::min(reporter.running(), Scalar(1)); },
         [&](std::size_t leaf) {
             const TrianglePack& pack = packs_[leaf];
-            for (unsigned lanes = trianglesRayMayHit(rayLanes, pack.triangles); lanes != 0;
-                 lanes &= lanes - 1) {
-                const int lane = std::countr_zero(lanes);
-                const TriangleName& name = pack.names[lane];
-                reporter(pack.triangles.triangle(lane), name.partId, name.triangleIndex);
+            unsigned candidates = 0;  // bit i: triangle i of the pack
+            for (int group = 0; group < packSize / 4; ++group)
+                candidates |= trianglesRayMayHit(rayLanes, pack.triangles[group]) << (4 * group);
+            for (; candidates != 0; candidates &= candidates - 1) {
+                const int index = std::countr_zero(candidates);
+                const TriangleName& name = pack.names[index];
+                reporter(pack.triangles[index / 4].triangle(index % 4), name.partId, name.triangleIndex);
                 if (!(reporter.running() > 0)) return false;
             }
             return true;

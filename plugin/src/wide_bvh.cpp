@@ -6,6 +6,7 @@
 #include <exception>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <thread>
 
 #include "analytic/geometry/numeric.hpp"
@@ -118,8 +119,11 @@ struct WideBvh::Built {
     std::int32_t children[2];
 };
 
-WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsigned threads, Items items)
-    : rayReach_(rayReach) {
+WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsigned threads, Items items,
+                 std::int32_t leafSize)
+    : leafSize_(leafSize), rayReach_(rayReach) {
+    if (leafSize < 1 || (items == Items::Boxes && leafSize > 4))
+        throw std::invalid_argument("WideBvh: a leaf holds 1 to 4 boxes, or more when walks name leaves");
     if (givenBoxes.empty()) return;
     // A box with a NaN bound, or min > max, meets no ray: the walk's box test (rayEntriesIntoAabbs) takes
     // only ordered boxes and the empty one.
@@ -169,7 +173,7 @@ std::int32_t WideBvh::buildBinary(const Source& source, std::int32_t first, std:
     }
     const auto index = std::int32_t(binary.size());
     binary.push_back({box, first, count, {-1, -1}});
-    if (count <= maxLeafSize) return index;
+    if (count <= leafSize_) return index;
     // Binned surface area heuristic along the axis where the centres spread most.
     const glm::dvec3 spread = centreMax - centreMin;
     const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;

@@ -49,11 +49,11 @@ Vec3<Scalar> surfacePoint(test::Random& random, const Aabb<Scalar>& box) {
     return glm::clamp(point, box.min, box.max);
 }
 
-// With Items::Leaves, each box lies in exactly one leaf, of 1 to maxLeafSize boxes.
-void expectLeavesPartitionTheBoxes(const WideBvh& tree, std::size_t boxCount) {
+// With Items::Leaves, each box lies in exactly one leaf, of 1 to leafSize boxes.
+void expectLeavesPartitionTheBoxes(const WideBvh& tree, std::size_t boxCount, std::int32_t leafSize) {
     std::vector<int> leavesOf(boxCount, 0);
     for (const WideBvh::Leaf& leaf : tree.leaves()) {
-        EXPECT_TRUE(leaf.count >= 1 && leaf.count <= WideBvh::maxLeafSize) << leaf.count;
+        EXPECT_TRUE(leaf.count >= 1 && leaf.count <= leafSize) << leaf.count;
         for (std::int32_t i = leaf.first; i < leaf.first + leaf.count; ++i)
             ++leavesOf[std::size_t(tree.order()[std::size_t(i)])];
     }
@@ -90,8 +90,9 @@ TEST(WideBvh, VisitsEveryBoxACoveredSegmentTouches) {
             reach = std::max(reach, maxAbsComponent(segment.origin) + maxAbsComponent(segment.direction));
         }
         const WideBvh tree(boxes, reach);
-        const WideBvh leafTree(boxes, reach, 1, WideBvh::Items::Leaves);
-        expectLeavesPartitionTheBoxes(leafTree, boxes.size());
+        const std::int32_t leafSize = 4 + world % 5;
+        const WideBvh leafTree(boxes, reach, 1, WideBvh::Items::Leaves, leafSize);
+        expectLeavesPartitionTheBoxes(leafTree, boxes.size(), leafSize);
         for (const RayPath<Scalar>& segment : segments) {
             ASSERT_TRUE(tree.covers(segment));
             std::vector<int> visits(boxes.size(), 0), leafVisits(boxes.size(), 0);

@@ -55,13 +55,16 @@ private:
     };
     // A leaf of the tree: its triangles (in the unscaled mesh's frame) side by side, tested four at a
     // time (trianglesRayMayHit), with their names (read only for a hit, but on the lines already asked
-    // for: apart, they were a cache miss of their own). A leaf of fewer than four fills the other lanes
-    // with NaN triangles, which the filter leaves and the full test rejects (they are few: scene M's
-    // leaves hold 3.98 triangles on average). Aligned to cache lines, 3 of them in float, 5 in double: a
-    // walk asks for them all.
+    // for: apart, they were a cache miss of their own). A leaf of fewer fills its other lanes with NaN
+    // triangles, which the filter leaves and the full test rejects (scene M's leaves are 99% full).
+    // Leaves of 8 triangles in float, 4 in double: 384 and 320 bytes, 6 and 5 cache lines, which a walk
+    // asks for all at once for each child of a node. Larger leaves walk fewer node levels; beyond about
+    // 6 lines, the requests for a node's four children are more than the core keeps in flight (scene M,
+    // float: leaves of 4 5.0-5.2 M rays/s, of 8 5.4-5.7, of 16 4.6-4.8; double: 4 3.9-4.1, 8 3.7-3.9).
+    static constexpr int packSize = 32 / sizeof(Scalar);
     struct alignas(64) TrianglePack {
-        TriangleLanes<Scalar> triangles;
-        TriangleName names[4];
+        TriangleLanes<Scalar> triangles[packSize / 4];
+        TriangleName names[packSize];
     };
     std::vector<Part> parts_;
     btVector3 scaling_;

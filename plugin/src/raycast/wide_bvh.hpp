@@ -24,8 +24,8 @@ namespace analytic::raycast {
 
 class WideBvh {
 public:
-    // What a walk names as an item: each box, or each leaf of the tree (up to four boxes, for a caller
-    // that tests a leaf's items at once, with one node level fewer to walk).
+    // What a walk names as an item: each box, or each leaf of the tree (for a caller that tests a leaf's
+    // boxes at once, with node levels fewer to walk).
     enum class Items { Boxes, Leaves };
 
     // A leaf's boxes: order()[first, first + count).
@@ -33,7 +33,6 @@ public:
         std::int32_t first;
         std::int32_t count;
     };
-    static constexpr std::int32_t maxLeafSize = 4;
 
     WideBvh() = default;
 
@@ -43,9 +42,11 @@ public:
     // rounded outward and grown by the rounding of a walk in float for rays whose largest origin
     // coordinate plus largest direction component stays within rayReach (see covers): no box the ray
     // touches is dropped. Built on up to `threads` threads; the tree is the same whatever their number.
-    // With Items::Leaves, walk names leaves (indices into leaves()) instead of boxes.
+    // A leaf holds up to leafSize boxes (with Items::Boxes at most 4, as a leaf's boxes are then opened
+    // into its node's four slots). With Items::Leaves, walk names leaves (indices into leaves()) instead
+    // of boxes.
     WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach, unsigned threads = 1,
-            Items items = Items::Boxes);
+            Items items = Items::Boxes, std::int32_t leafSize = 4);
 
     const std::vector<std::int32_t>& order() const { return order_; }
     // The leaves walk names with Items::Leaves (empty with Items::Boxes).
@@ -223,6 +224,7 @@ private:
     std::vector<std::int32_t> order_;
     std::vector<Node> nodes_;  // nodes_[0]: the root
     std::vector<Leaf> leaves_;
+    std::int32_t leafSize_ = 4;
     std::size_t keptCapacity_ = 0;  // see KeptChildren
     Scalar rayReach_ = 0;
 };
