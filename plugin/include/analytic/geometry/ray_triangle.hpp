@@ -277,15 +277,15 @@ template <class T> struct WatertightRayLanes {
     Lanes shearX, shearY;
     int kx, ky, kz;
 
+    // The origin's components by index, as in watertightRayOf: once per ray, the axes change as
+    // unpredictably as the direction, and detail::component's selects compile to branches.
     explicit WatertightRayLanes(const WatertightRay<T>& ray)
-        : originX(Lanes{} + detail::component(ray.origin, ray.kx)),
-          originY(Lanes{} + detail::component(ray.origin, ray.ky)),
-          originZ(Lanes{} + detail::component(ray.origin, ray.kz)),
-          shearX(Lanes{} + ray.shearX),
-          shearY(Lanes{} + ray.shearY),
-          kx(ray.kx),
-          ky(ray.ky),
-          kz(ray.kz) {}
+        : shearX(Lanes{} + ray.shearX), shearY(Lanes{} + ray.shearY), kx(ray.kx), ky(ray.ky), kz(ray.kz) {
+        const T origin[3] = {ray.origin.x, ray.origin.y, ray.origin.z};
+        originX = Lanes{} + origin[kx];
+        originY = Lanes{} + origin[ky];
+        originZ = Lanes{} + origin[kz];
+    }
 };
 
 // The triangles among four that the ray may hit, as bits (bit i: triangle i): intersectRayTriangle(ray,
