@@ -206,7 +206,9 @@ private:
     // Asks for a child's lines before the ray's test against its box says whether it is entered: the
     // child is then on its way while the test runs, instead of waited for after it (the trees and their
     // items are larger than the core's caches). A fixed number of lines from the one holding its first
-    // byte, so that no branch depends on the child.
+    // byte, so that no branch depends on the child: as many as the larger of a node and an item may span.
+    // Past a node, they hold the nodes it leads to first (a node's first child that is a node comes right
+    // after it), which a ray entering it most likely needs next.
     template <std::size_t lines> static void prefetch(std::uintptr_t child) {
         const std::uintptr_t firstLine = child & ~std::uintptr_t(cacheLine - 1);
         for (std::size_t line = 0; line < lines; ++line)

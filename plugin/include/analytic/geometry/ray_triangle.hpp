@@ -133,10 +133,6 @@ template <class T> bool liesInPlane(const GeometricNormal<T>& geometric, T appro
            std::abs(height) <= bound * maxAbsComponent(toCorner);
 }
 
-}  // namespace detail
-
-namespace detail {
-
 // The sheared frame's axes: kz the direction's dominant axis, kx and ky the others in cyclic order,
 // swapped for a negative dominant component (which keeps the frame right-handed, so a front face has a
 // positive determinant whatever the direction).
