@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "raycast/wide_bvh.hpp"
@@ -231,6 +232,15 @@ TEST(WideBvh, VisitsEveryTouchedBoxOfADeepTree) {
         }
     }
     EXPECT_GT(touched, 200 * 100);
+}
+
+// A leaf of boxes is opened into its node's four slots, so it holds at most four; a leaf named as an item
+// may hold more, but never none.
+TEST(WideBvh, RejectsLeafSizesItCannotBuild) {
+    const std::vector<Aabb<Scalar>> boxes{{{0, 0, 0}, {1, 1, 1}}};
+    EXPECT_THROW(WideBvh(boxes, 1, 1, WideBvh::Items::Boxes, 5), std::invalid_argument);
+    EXPECT_THROW(WideBvh(boxes, 1, 1, WideBvh::Items::Leaves, 0), std::invalid_argument);
+    EXPECT_NO_THROW(WideBvh(boxes, 1, 1, WideBvh::Items::Leaves, 8));
 }
 
 // A ray whose coordinates exceed the reach the tree was grown for is not covered.
