@@ -114,7 +114,6 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
 
 bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const {
     if (!tree_.covers(meshRay)) return false;
-    if (!isValidRay(meshRay)) return true;
     // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.
     const WatertightRayLanes<Scalar> rayLanes(reporter.ray());
     tree_.walk(

@@ -29,7 +29,8 @@ public:
     bool matches(const btStridingMeshInterface& mesh) const;
 
     // Reports to the reporter the triangles the segment meshRay (in the unscaled mesh's frame, where
-    // the vertices are) crosses, nearest box first, as castAgainstMesh's walk of Bullet's tree does.
+    // the vertices are; usable, isValidRay, as the reporter's) crosses, nearest box first, as
+    // castAgainstMesh's walk of Bullet's tree does.
     // False, with nothing reported, when the ray's coordinates are too large for the boxes' growth (see
     // WideBvh::covers): the caller walks Bullet's tree instead.
     bool cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const;
