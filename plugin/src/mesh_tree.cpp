@@ -114,8 +114,8 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
 
 bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const {
     if (!tree_.covers(meshRay)) return false;
-    // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.
     const WatertightRayLanes<Scalar> rayLanes(reporter.ray());
+    // A segment ends at fraction 1, whatever the callback's fraction; nothing is nearer than its origin.
     tree_.walk(
         WideBvh::lanesOf(meshRay.origin, meshRay.direction),
         [&] { return std::min(reporter.running(), Scalar(1)); },
