@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <limits>
+#include <optional>
 #include <span>
 
 #include "analytic/geometry/numeric.hpp"
@@ -91,24 +91,26 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
                 reader.processNode(part, triangle);
         }
     }
-    tree_ = WideBvh(boxes, paddedReach * extent, threads, WideBvh::Items::Leaves, packSize);
-    packs_.reserve(tree_.leaves().size());
-    constexpr Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
-    const Triangle<Scalar> noTriangle{Vec3<Scalar>(nan), Vec3<Scalar>(nan), Vec3<Scalar>(nan)};
-    for (const WideBvh::Leaf& leaf : tree_.leaves()) {
-        TrianglePack pack{};
-        for (int group = 0; group < packSize / 4; ++group) {
-            std::array<Triangle<Scalar>, 4> lanes;
-            lanes.fill(noTriangle);
-            for (int lane = 0; lane < 4 && 4 * group + lane < leaf.count; ++lane) {
-                const int index = 4 * group + lane;
-                const auto item = std::size_t(tree_.order()[std::size_t(leaf.first + index)]);
-                lanes[std::size_t(lane)] = triangles[item];
-                pack.names[index] = names[item];
-            }
-            pack.triangles[group] = toLanes(lanes);
-        }
-        packs_.push_back(pack);
+    // The triangles with these indices packed as a leaf, or nothing when they do not fit one.
+    const auto pack = [&](std::span<const std::int32_t> items) {
+        std::array<Triangle<Scalar>, LeafTriangles::maxTriangles> leafTriangles;
+        const std::size_t count = std::min(items.size(), leafTriangles.size());
+        for (std::size_t i = 0; i < count; ++i)
+            leafTriangles[i] = triangles[std::size_t(items[i])];
+        return items.size() > count
+                   ? std::nullopt
+                   : packTriangles(std::span<const Triangle<Scalar>>(leafTriangles).first(count));
+    };
+    tree_ = WideBvh(boxes, paddedReach * extent, threads, WideBvh::Items::Leaves, LeafTriangles::maxTriangles,
+                    [&](std::span<const std::int32_t> items) { return pack(items).has_value(); });
+    leaves_.reserve(tree_.leaves().size());
+    for (const WideBvh::Leaf& treeLeaf : tree_.leaves()) {
+        const auto items =
+            std::span(tree_.order()).subspan(std::size_t(treeLeaf.first), std::size_t(treeLeaf.count));
+        Leaf leaf{*pack(items), {}};
+        for (std::size_t i = 0; i < items.size(); ++i)
+            leaf.names[i] = names[std::size_t(items[i])];
+        leaves_.push_back(leaf);
     }
 }
 
@@ -119,20 +121,18 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
     tree_.walk(
         WideBvh::lanesOf(meshRay.origin, meshRay.direction),
         [&] { return std::min(reporter.running(), Scalar(1)); },
-        [&](std::size_t leaf) {
-            const TrianglePack& pack = packs_[leaf];
-            unsigned candidates = 0;  // bit i: triangle i of the pack
-            for (int group = 0; group < packSize / 4; ++group)
-                candidates |= trianglesRayMayHit(rayLanes, pack.triangles[group]) << (4 * group);
-            for (; candidates != 0; candidates &= candidates - 1) {
-                const int index = std::countr_zero(candidates);
-                const TriangleName& name = pack.names[index];
-                reporter(pack.triangles[index / 4].triangle(index % 4), name.partId, name.triangleIndex);
+        [&](std::size_t index) {
+            const Leaf& leaf = leaves_[index];
+            for (unsigned candidates = trianglesRayMayHit(rayLanes, leaf.triangles); candidates != 0;
+                 candidates &= candidates - 1) {
+                const int triangle = std::countr_zero(candidates);
+                const TriangleName& name = leaf.names[triangle];
+                reporter(leaf.triangles.triangle(triangle), name.partId, name.triangleIndex);
                 if (!(reporter.running() > 0)) return false;
             }
             return true;
         },
-        packs_.data());
+        leaves_.data());
     return true;
 }
 

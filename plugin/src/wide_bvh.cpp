@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "analytic/geometry/numeric.hpp"
 
@@ -108,6 +109,7 @@ struct WideBvh::Source {
     std::span<const Aabb<Scalar>> boxes;
     std::vector<glm::dvec3> centres;
     std::vector<double> areas;  // halfArea
+    LeafFits leafFits;
 };
 
 // A node of the binary tree the four-wide one is folded from: a leaf (children[0] < 0) holds items
@@ -120,7 +122,7 @@ struct WideBvh::Built {
 };
 
 WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsigned threads, Items items,
-                 std::int32_t leafSize)
+                 std::int32_t leafSize, LeafFits leafFits)
     : leafSize_(leafSize), rayReach_(rayReach) {
     if (leafSize < 1 || (items == Items::Boxes && leafSize > 4))
         throw std::invalid_argument("WideBvh: a leaf holds 1 to 4 boxes, or more when walks name leaves");
@@ -131,7 +133,7 @@ WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsi
     for (Aabb<Scalar>& box : usableBoxes)
         if (!glm::all(glm::lessThanEqual(box.min, box.max))) box = emptyBox();
     const std::span<const Aabb<Scalar>> boxes(usableBoxes);
-    Source source{boxes, {}, {}};
+    Source source{boxes, {}, {}, std::move(leafFits)};
     source.centres.reserve(boxes.size());
     source.areas.reserve(boxes.size());
     for (const Aabb<Scalar>& box : boxes) {
@@ -173,7 +175,7 @@ std::int32_t WideBvh::buildBinary(const Source& source, std::int32_t first, std:
     }
     const auto index = std::int32_t(binary.size());
     binary.push_back({box, first, count, {-1, -1}});
-    if (count <= leafSize_) return index;
+    if (count == 1 || (count <= leafSize_ && (!source.leafFits || source.leafFits(ids)))) return index;
     // Binned surface area heuristic along the axis where the centres spread most.
     const glm::dvec3 spread = centreMax - centreMin;
     const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;

@@ -5,9 +5,11 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -658,21 +660,22 @@ TYPED_TEST(RayTriangleTest, RaysFromInsideAClosedMeshAlwaysLeaveIt) {
     }
 }
 
-// Four triangles at once (trianglesRayMayHit, which a mesh tree's leaves are tested with first): checks
-// that every triangle it rules out is one intersectRayTriangle misses, with and without culling, on
-// the ray unbounded (the filter knows nothing of t), and that the lanes give back the triangles bit for
-// bit. Returns the triangles it leaves (bit i: triangle i).
-template <class T>
-unsigned checkFourAtATime(const RayPath<T>& ray, const std::array<Triangle<T>, 4>& triangles) {
+// Triangles packed over shared vertices (packTriangles, trianglesRayMayHit, which a mesh tree's leaves
+// are tested with first): checks that the pack gives back the triangles bit for bit, that every
+// triangle it rules out is one intersectRayTriangle misses, with and without culling, on the ray
+// unbounded (the filter knows nothing of t), and that no bit is set past the triangles. Returns the
+// triangles it leaves (bit i: triangle i).
+template <class T> unsigned checkPacked(const RayPath<T>& ray, std::span<const Triangle<T>> triangles) {
+    const auto packed = packTriangles(triangles);
+    EXPECT_TRUE(packed);
     const auto prepared = makeWatertightRay(RayPath<T>{ray.origin, ray.direction, unbounded<T>});
-    if (!prepared) return 0xF;
-    const TriangleLanes<T> lanes = toLanes(triangles);
-    const unsigned mayHit = trianglesRayMayHit(WatertightRayLanes<T>(*prepared), lanes);
-    EXPECT_EQ(mayHit & ~0xFu, 0u);
-    for (int i = 0; i < 4; ++i) {
-        const Triangle<T>& triangle = triangles[std::size_t(i)];
-        const Triangle<T> fromLanes = lanes.triangle(i);
-        EXPECT_TRUE(fromLanes.a == triangle.a && fromLanes.b == triangle.b && fromLanes.c == triangle.c);
+    if (!packed || !prepared) return 0xFF;
+    const unsigned mayHit = trianglesRayMayHit(WatertightRayLanes<T>(*prepared), *packed);
+    EXPECT_EQ(mayHit >> triangles.size(), 0u);
+    for (std::size_t i = 0; i < triangles.size(); ++i) {
+        const Triangle<T>& triangle = triangles[i];
+        const Triangle<T> unpacked = packed->triangle(int(i));
+        EXPECT_TRUE(std::memcmp(&unpacked, &triangle, sizeof(Triangle<T>)) == 0);
         if (mayHit >> i & 1) continue;
         EXPECT_FALSE(intersectRayTriangle(*prepared, triangle)) << "ruled out: " << text(ray, triangle, {});
         EXPECT_FALSE(intersectRayTriangle(*prepared, triangle, FaceCulling::BackFaces));
@@ -680,10 +683,56 @@ unsigned checkFourAtATime(const RayPath<T>& ray, const std::array<Triangle<T>, 4
     return mayHit;
 }
 
+TYPED_TEST(RayTriangleTest, PackingSharesVerticesEqualBitForBitAndRefusesWhatDoesNotFit) {
+    using T = TypeParam;
+    using Packed = SharedVertexTriangles<T>;
+    // A strip: triangle i over vertices i, i + 1, i + 2.
+    std::vector<Vec3<T>> strip;
+    for (int i = 0; i < 3 * Packed::maxTriangles + 2; ++i)
+        strip.emplace_back(T(i), T(i % 2), T(-i));
+    const auto stripTriangles = [&](int count, int step) {
+        std::vector<Triangle<T>> triangles;
+        for (int i = 0; i < count; ++i)
+            triangles.push_back({strip[std::size_t(step * i)], strip[std::size_t(step * i + 1)],
+                                 strip[std::size_t(step * i + 2)]});
+        return triangles;
+    };
+    const auto shared = packTriangles<T>(stripTriangles(Packed::maxTriangles, 1));
+    ASSERT_TRUE(shared);
+    EXPECT_EQ(shared->triangleCount, Packed::maxTriangles);
+    EXPECT_EQ(shared->blockCount, (Packed::maxTriangles + 2 + 3) / 4);  // each vertex once
+    // Separate triangles: 4 fit 12 vertices, 5 do not; nor do more than maxTriangles.
+    EXPECT_TRUE(packTriangles<T>(stripTriangles(4, 3)));
+    EXPECT_FALSE(packTriangles<T>(stripTriangles(5, 3)));
+    EXPECT_FALSE(packTriangles<T>(stripTriangles(Packed::maxTriangles + 1, 1)));
+    // -0 and +0 differ in their bits: two vertices, each given back as it was.
+    const std::vector<Triangle<T>> signedZeros{{Vec3<T>(T(0), 1, 1), Vec3<T>(1, 0, 0), Vec3<T>(0, 1, 0)},
+                                               {Vec3<T>(T(-0.0), 1, 1), Vec3<T>(1, 0, 0), Vec3<T>(0, 1, 0)}};
+    const auto zeros = packTriangles<T>(signedZeros);
+    ASSERT_TRUE(zeros);
+    EXPECT_TRUE(std::signbit(zeros->triangle(1).a.x));
+    EXPECT_FALSE(std::signbit(zeros->triangle(0).a.x));
+    // Rays through the strip: only misses ruled out; an empty pack rules out everything.
+    test::Random random(3010);
+    const std::vector<Triangle<T>> triangles = stripTriangles(Packed::maxTriangles, 1);
+    for (int r = 0; r < 1000; ++r) {
+        const Vec3<T> origin(T(random.uniform(-5, 15)), T(random.uniform(-5, 5)), T(random.uniform(-15, 5)));
+        const Vec3<T> target(T(random.uniform(0, 9)), T(random.uniform(0, 1)), T(random.uniform(-9, 0)));
+        checkPacked<T>(RayPath<T>{origin, target - origin, unbounded<T>}, triangles);
+    }
+    const auto empty = packTriangles<T>({});
+    ASSERT_TRUE(empty);
+    EXPECT_EQ(
+        trianglesRayMayHit(
+            WatertightRayLanes<T>(*makeWatertightRay(RayPath<T>{Vec3<T>(0), Vec3<T>(0, 0, 1), unbounded<T>})),
+            *empty),
+        0u);
+}
+
 // Random cases, each ray against its triangle, the triangle's vertices rotated, its winding reversed
-// and its neighbour across edge bc: only misses are ruled out, and every triangle whose line misses it
-// farther than the tangency band is.
-TYPED_TEST(RayTriangleTest, FourAtATimeRulesOutOnlyTrianglesTheRayMisses) {
+// and its neighbours across each edge (two of them also reversed): only misses are ruled out, and every
+// triangle whose line misses it farther than the tangency band is.
+TYPED_TEST(RayTriangleTest, PackedRulesOutOnlyTrianglesTheRayMisses) {
     using T = TypeParam;
     test::Random random(3008);
     int clearMisses = 0, ruledOut = 0;
@@ -691,10 +740,18 @@ TYPED_TEST(RayTriangleTest, FourAtATimeRulesOutOnlyTrianglesTheRayMisses) {
         RayPath<T> ray;
         Triangle<T> t;
         randomCase(random, ray, t);
-        const std::array<Triangle<T>, 4> triangles{t, Triangle<T>{t.b, t.c, t.a}, Triangle<T>{t.a, t.c, t.b},
-                                                   Triangle<T>{t.c, t.b, t.b + t.c - t.a}};
-        const unsigned mayHit = checkFourAtATime(ray, triangles);
-        for (int k = 0; k < 4; ++k) {
+        const Triangle<T> acrossBc{t.c, t.b, t.b + t.c - t.a}, acrossCa{t.a, t.c, t.c + t.a - t.b},
+            acrossAb{t.b, t.a, t.a + t.b - t.c};
+        const std::array<Triangle<T>, 8> triangles{t,
+                                                   Triangle<T>{t.b, t.c, t.a},
+                                                   Triangle<T>{t.a, t.c, t.b},
+                                                   acrossBc,
+                                                   acrossCa,
+                                                   acrossAb,
+                                                   Triangle<T>{acrossCa.a, acrossCa.c, acrossCa.b},
+                                                   Triangle<T>{acrossAb.b, acrossAb.a, acrossAb.c}};
+        const unsigned mayHit = checkPacked<T>(ray, triangles);
+        for (int k = 0; k < 8; ++k) {
             const ref::RealTriangle exact = ref::widen(triangles[std::size_t(k)]);
             const RealVec3 origin = widen(ray.origin), direction = widen(ray.direction);
             const Real scale = std::max({glm::length(exact.a - origin), glm::length(exact.b - origin),
@@ -713,18 +770,18 @@ TYPED_TEST(RayTriangleTest, FourAtATimeRulesOutOnlyTrianglesTheRayMisses) {
 
 // Rays through shared edges and vertices of jittered grids, and exactly through those of an exact grid
 // (edge functions exactly 0): every triangle around that the ray hits is left to the full test.
-TYPED_TEST(RayTriangleTest, FourAtATimeLeavesEveryTriangleThroughEdgesAndVertices) {
+TYPED_TEST(RayTriangleTest, PackedLeavesEveryTriangleThroughEdgesAndVertices) {
     using T = TypeParam;
     test::Random random(3009);
     int hits = 0;
     const auto checkAround = [&](const GridMesh<T>& mesh, int i, int j, const RayPath<T>& ray) {
         const std::vector<Triangle<T>> around = mesh.around(i, j);
-        for (std::size_t first = 0; first < around.size(); first += 4) {
-            std::array<Triangle<T>, 4> triangles;
-            for (std::size_t k = 0; k < 4; ++k)
-                triangles[k] = around[std::min(first + k, around.size() - 1)];
-            const unsigned mayHit = checkFourAtATime(ray, triangles);
-            for (std::size_t k = 0; k < 4; ++k) {
+        constexpr std::size_t packSize = SharedVertexTriangles<T>::maxTriangles;  // 8 triangles, 10 vertices
+        for (std::size_t first = 0; first < around.size(); first += packSize) {
+            const auto triangles = std::span<const Triangle<T>>(around).subspan(
+                first, std::min(packSize, around.size() - first));
+            const unsigned mayHit = checkPacked<T>(ray, triangles);
+            for (std::size_t k = 0; k < triangles.size(); ++k) {
                 const bool hit = intersectRayTriangle(ray, triangles[k]).has_value();
                 hits += hit;
                 EXPECT_TRUE(!hit || (mayHit >> k & 1)) << text(ray);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -241,6 +242,39 @@ TEST(WideBvh, RejectsLeafSizesItCannotBuild) {
     EXPECT_THROW(WideBvh(boxes, 1, 1, WideBvh::Items::Boxes, 5), std::invalid_argument);
     EXPECT_THROW(WideBvh(boxes, 1, 1, WideBvh::Items::Leaves, 0), std::invalid_argument);
     EXPECT_NO_THROW(WideBvh(boxes, 1, 1, WideBvh::Items::Leaves, 8));
+}
+
+// A caller's test of what a leaf may hold together (a mesh's leaf packs its triangles' vertices into
+// fixed room): every leaf passes it, or holds a single box, and the leaves still partition the boxes;
+// built on several threads, which call the test at once.
+TEST(WideBvh, LeavesHoldOnlyBoxesTheCallerAcceptsTogether) {
+    test::Random random(29);
+    std::vector<Aabb<Scalar>> boxes;
+    for (int i = 0; i < 5000; ++i) {
+        const Vec3<double> at = random.point<double>(100);
+        boxes.push_back({Vec3<Scalar>(at - 0.5), Vec3<Scalar>(at + 0.5)});
+    }
+    const auto weight = [](std::int32_t box) { return 1 + box % 3; };
+    const auto fits = [&](std::span<const std::int32_t> items) {
+        int total = 0;
+        for (const std::int32_t box : items)
+            total += weight(box);
+        return total <= 6;
+    };
+    const std::int32_t leafSize = 8;
+    const WideBvh tree(boxes, 200, 4, WideBvh::Items::Leaves, leafSize, fits);
+    expectLeavesPartitionTheBoxes(tree, boxes.size(), leafSize);
+    std::size_t grouped = 0;
+    for (const WideBvh::Leaf& leaf : tree.leaves()) {
+        const auto items = std::span(tree.order()).subspan(std::size_t(leaf.first), std::size_t(leaf.count));
+        EXPECT_TRUE(items.size() == 1 || fits(items));
+        grouped += items.size() > 1;
+    }
+    EXPECT_GT(grouped, tree.leaves().size() / 2);
+    // Nothing fits together: a leaf per box.
+    const WideBvh single(boxes, 200, 1, WideBvh::Items::Leaves, leafSize,
+                         [](std::span<const std::int32_t> items) { return items.size() < 2; });
+    EXPECT_EQ(single.leaves().size(), boxes.size());
 }
 
 // A ray whose coordinates exceed the reach the tree was grown for is not covered.

@@ -54,23 +54,27 @@ private:
     struct TriangleName {
         int partId, triangleIndex;
     };
-    // A leaf of the tree: its triangles (in the unscaled mesh's frame) side by side, tested four at a
-    // time (trianglesRayMayHit), with their names (read only for a hit, but on the lines already asked
-    // for: apart, they were a cache miss of their own). A leaf of fewer fills its other lanes with NaN
-    // triangles, which the filter leaves and the full test rejects (scene M's leaves of 8 hold 6.96).
-    // Leaves of 8 triangles in float, 4 in double: 384 and 320 bytes, 6 and 5 cache lines, which a walk
-    // asks for all at once for each child of a node. Larger leaves walk fewer node levels; beyond about
-    // 6 lines, the requests for a node's four children are more than the core keeps in flight (scene M,
-    // float: leaves of 4 5.0-5.2 M rays/s, of 8 5.4-5.7, of 16 4.6-4.8; double: 4 3.9-4.1, 8 3.7-3.9).
-    static constexpr int packSize = 32 / sizeof(Scalar);
-    struct alignas(64) TrianglePack {
-        TriangleLanes<Scalar> triangles[packSize / 4];
-        TriangleName names[packSize];
+    // A leaf of the tree: up to 8 triangles over up to 12 vertices they share (in the unscaled mesh's
+    // frame), ruled out several at a time (trianglesRayMayHit), with their names (read only for a hit,
+    // but on the lines already asked for: apart, they were a cache miss of their own). 256 bytes in
+    // float, 384 in double: 4 and 6 cache lines, which a walk asks for all at once for each child of a
+    // node. Leaves of up to 8 triangles, as many as fit 12 vertices (the tree splits the others): a
+    // grid's 8 take 9 vertices, separate triangles 4 to a leaf. Shared vertices halve the memory of
+    // separate triangles, and the time a ray waits for them: scene M, the mesh walk alone (probe): float
+    // 6.8-6.9 -> 7.0-7.1 M rays/s, double (separate triangles 4 to a leaf before, 5 lines) 5.0-5.2 ->
+    // 6.4-6.6. Larger leaves walk fewer node levels; beyond about 6 lines, the requests for a node's four
+    // children are more than the core keeps in flight (separate triangles, float: leaves of 4 5.0-5.2 M
+    // rays/s, of 8 5.4-5.7, of 16 (12 lines) 4.6-4.8).
+    using LeafTriangles = SharedVertexTriangles<Scalar>;
+    struct alignas(64) Leaf {
+        LeafTriangles triangles;
+        TriangleName names[LeafTriangles::maxTriangles];
     };
+    static_assert(sizeof(Leaf) == (sizeof(Scalar) == sizeof(float) ? 256 : 384), "the lines said above");
     std::vector<Part> parts_;
     btVector3 scaling_;
     WideBvh tree_;
-    std::vector<TrianglePack> packs_;  // one per leaf of the tree
+    std::vector<Leaf> leaves_;  // as the tree's leaves
 };
 
 }  // namespace analytic::raycast

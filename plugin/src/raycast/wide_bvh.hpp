@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <type_traits>
@@ -43,10 +44,13 @@ public:
     // coordinate plus largest direction component stays within rayReach (see covers): no box the ray
     // touches is dropped. Built on up to `threads` threads; the tree is the same whatever their number.
     // A leaf holds up to leafSize boxes (with Items::Boxes at most 4, as a leaf's boxes are then opened
-    // into its node's four slots). With Items::Leaves, walk names leaves (indices into leaves()) instead
-    // of boxes.
+    // into its node's four slots), and only boxes that leafFits accepts together, when given (their
+    // indices into boxes; called on the build's threads): a larger group is split further, down to
+    // single boxes if need be. With Items::Leaves, walk names leaves (indices into leaves()) instead of
+    // boxes.
+    using LeafFits = std::function<bool(std::span<const std::int32_t>)>;
     WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach, unsigned threads = 1,
-            Items items = Items::Boxes, std::int32_t leafSize = 4);
+            Items items = Items::Boxes, std::int32_t leafSize = 4, LeafFits leafFits = {});
 
     const std::vector<std::int32_t>& order() const { return order_; }
     // The leaves walk names with Items::Leaves (empty with Items::Boxes).
