@@ -92,14 +92,12 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
         }
     }
     // The triangles with these indices packed as a leaf, or nothing when they do not fit one.
-    const auto pack = [&](std::span<const std::int32_t> items) {
+    const auto pack = [&](std::span<const std::int32_t> items) -> std::optional<LeafTriangles> {
         std::array<Triangle<Scalar>, LeafTriangles::maxTriangles> leafTriangles;
-        const std::size_t count = std::min(items.size(), leafTriangles.size());
-        for (std::size_t i = 0; i < count; ++i)
+        if (items.size() > leafTriangles.size()) return std::nullopt;
+        for (std::size_t i = 0; i < items.size(); ++i)
             leafTriangles[i] = triangles[std::size_t(items[i])];
-        return items.size() > count
-                   ? std::nullopt
-                   : packTriangles(std::span<const Triangle<Scalar>>(leafTriangles).first(count));
+        return packTriangles(std::span<const Triangle<Scalar>>(leafTriangles).first(items.size()));
     };
     tree_ = WideBvh(boxes, paddedReach * extent, threads, WideBvh::Items::Leaves, LeafTriangles::maxTriangles,
                     [&](std::span<const std::int32_t> items) { return pack(items).has_value(); });
