@@ -257,9 +257,11 @@ template <class T> struct SharedVertexTriangles {
     std::uint8_t blockCount;  // the blocks holding the vertices, at least one (the unused lanes 0)
     VertexBlock blocks[maxVertices / 4];
 
-    T coordinate(int vertex, int axis) const {
-        return blocks[vertex / 4].coordinates[axis][vertex % 4 / partLanes][vertex % partLanes];
+    // Where a vertex's coordinate lies in the blocks (a packed one's, to read or write).
+    template <class Packed> static auto& coordinateOf(Packed& packed, int vertex, int axis) {
+        return packed.blocks[vertex / 4].coordinates[axis][vertex % 4 / partLanes][vertex % partLanes];
     }
+    T coordinate(int vertex, int axis) const { return coordinateOf(*this, vertex, axis); }
     Vec3<T> vertex(int index) const {
         return {coordinate(index, 0), coordinate(index, 1), coordinate(index, 2)};
     }
@@ -295,9 +297,7 @@ std::optional<SharedVertexTriangles<T>> packTriangles(std::span<const Triangle<T
     packed.blockCount = std::uint8_t(std::max(1, (vertexCount + 3) / 4));
     for (int vertex = 0; vertex < vertexCount; ++vertex)
         for (int axis = 0; axis < 3; ++axis)
-            packed.blocks[vertex / 4]
-                .coordinates[axis][vertex % 4 / Packed::partLanes][vertex % Packed::partLanes] =
-                vertices[std::size_t(vertex)][axis];
+            Packed::coordinateOf(packed, vertex, axis) = vertices[std::size_t(vertex)][axis];
     return packed;
 }
 
