@@ -10,6 +10,7 @@
 
 #include "raycast/ray_scene.hpp"
 #include "raycast/ray_targets.hpp"
+#include "raycast/worker_pool.hpp"
 
 namespace analytic {
 namespace {
@@ -99,21 +100,18 @@ unsigned threadsOf(const BatchOptions& options) {
     return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
-// Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads, the calling one included.
-// Which thread takes a chunk changes nothing in its results.
+// Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads, the calling one included
+// (the others kept between batches). Which thread takes a chunk changes nothing in its results.
 template <class Work> void forChunks(std::size_t count, unsigned threads, Work work) {
     constexpr std::size_t chunkSize = 64;
     const std::size_t chunks = (count + chunkSize - 1) / chunkSize;
-    const auto workers = unsigned(std::min<std::size_t>(threads, chunks));
     std::atomic<std::size_t> next{0};
-    const auto run = [&] {
+    auto run = [&] {
         for (std::size_t chunk; (chunk = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
             work(chunk * chunkSize, std::min(count, (chunk + 1) * chunkSize));
     };
-    std::vector<std::jthread> helpers;
-    for (unsigned i = 1; i < workers; ++i)
-        helpers.emplace_back(run);
-    run();
+    const auto helpers = unsigned(std::min<std::size_t>(threads, chunks)) - (chunks > 0);
+    raycast::WorkerPool::shared().runTogether(helpers, run);
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+// Threads kept between batches: starting one costs about as much as casting a few hundred rays, which a
+// frame's batch of a thousand rays on two cores would lose. Built on std threads, mutexes and condition
+// variables, which ThreadSanitizer follows (Debian's oneTBB is not built for it: a batch on its threads
+// gives race reports that are not races, which would blind the sanitizer run).
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace analytic::raycast {
+
+class WorkerPool {
+public:
+    // The process's pool: its threads start when first needed and are kept until the program ends.
+    static WorkerPool& shared();
+
+    WorkerPool() = default;
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+    ~WorkerPool();
+
+    // Calls task() on the calling thread and on up to `helpers` of the pool's threads at once, and returns
+    // when every call has returned. task must share out its work itself (each call takes what is left)
+    // and may be called fewer times: places no pool thread has taken when the caller's own call returns
+    // are withdrawn (another batch may be keeping the threads busy). The pool grows to `helpers` threads.
+    // What a call throws is thrown here once all have returned (the caller's first, else a pool thread's).
+    template <class Task> void runTogether(unsigned helpers, Task& task) {
+        run(
+            helpers, [](void* context) { (*static_cast<Task*>(context))(); }, &task);
+    }
+
+private:
+    struct Job {
+        void (*call)(void*);
+        void* context;
+        unsigned openPlaces;         // pool threads it may still take
+        unsigned running;            // pool threads in its call
+        std::exception_ptr failure;  // the first a pool thread's call threw
+    };
+
+    void run(unsigned helpers, void (*call)(void*), void* context);
+    void serve();
+
+    std::mutex mutex_;
+    std::condition_variable jobPosted_, jobLeft_;
+    std::deque<Job*> jobs_;  // those with open places, oldest first
+    bool stopping_ = false;
+    std::vector<std::thread> threads_;
+};
+
+}  // namespace analytic::raycast

@@ -1,0 +1,67 @@
+#include "raycast/worker_pool.hpp"
+
+#include <algorithm>
+
+namespace analytic::raycast {
+
+WorkerPool& WorkerPool::shared() {
+    static WorkerPool pool;
+    return pool;
+}
+
+WorkerPool::~WorkerPool() {
+    {
+        const std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    jobPosted_.notify_all();
+    for (std::thread& thread : threads_)
+        thread.join();
+}
+
+void WorkerPool::run(unsigned helpers, void (*call)(void*), void* context) {
+    if (helpers == 0) return call(context);
+    Job job{call, context, helpers, 0, {}};
+    {
+        const std::lock_guard lock(mutex_);
+        while (threads_.size() < helpers)
+            threads_.emplace_back([this] { serve(); });
+        jobs_.push_back(&job);
+    }
+    jobPosted_.notify_all();
+    std::exception_ptr failure;
+    try {
+        call(context);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    // The job lives on this stack: no pool thread may take it or still be in its call on return.
+    std::unique_lock lock(mutex_);
+    if (job.openPlaces > 0) jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
+    jobLeft_.wait(lock, [&] { return job.running == 0; });
+    if (!failure) failure = job.failure;
+    if (failure) std::rethrow_exception(failure);
+}
+
+void WorkerPool::serve() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        jobPosted_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+        if (stopping_) return;
+        Job& job = *jobs_.front();
+        if (--job.openPlaces == 0) jobs_.pop_front();
+        ++job.running;
+        lock.unlock();
+        std::exception_ptr failure;
+        try {
+            job.call(job.context);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        lock.lock();
+        if (failure && !job.failure) job.failure = failure;
+        if (--job.running == 0) jobLeft_.notify_all();
+    }
+}
+
+}  // namespace analytic::raycast
