@@ -1,8 +1,26 @@
 #include "raycast/worker_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace analytic::raycast {
+namespace {
+
+// Watches for up to 100 microseconds while the condition holds, before a thread goes to sleep on it: a
+// sleeping thread takes tens of microseconds to wake, as long as casting a few hundred rays, and batches
+// often come one after another. Paused between looks, so as to leave a core's other hardware thread alone.
+template <class Condition> void watchWhile(Condition condition) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    while (condition() && std::chrono::steady_clock::now() < until)
+        for (int i = 0; i < 64; ++i)
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#else
+            std::this_thread::yield();
+#endif
+}
+
+}  // namespace
 
 WorkerPool& WorkerPool::shared() {
     static WorkerPool pool;
@@ -27,6 +45,7 @@ void WorkerPool::run(unsigned helpers, void (*call)(void*), void* context) {
         while (threads_.size() < helpers)
             threads_.emplace_back([this] { serve(); });
         jobs_.push_back(&job);
+        ++jobsPosted_;
     }
     jobPosted_.notify_all();
     std::exception_ptr failure;
@@ -38,6 +57,11 @@ void WorkerPool::run(unsigned helpers, void (*call)(void*), void* context) {
     // The job lives on this stack: no pool thread may take it or still be in its call on return.
     std::unique_lock lock(mutex_);
     if (job.openPlaces > 0) jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
+    if (job.running > 0) {
+        lock.unlock();
+        watchWhile([&] { return job.running > 0; });  // the helpers are finishing their last chunks
+        lock.lock();
+    }
     jobLeft_.wait(lock, [&] { return job.running == 0; });
     if (!failure) failure = job.failure;
     if (failure) std::rethrow_exception(failure);
@@ -46,6 +70,12 @@ void WorkerPool::run(unsigned helpers, void (*call)(void*), void* context) {
 void WorkerPool::serve() {
     std::unique_lock lock(mutex_);
     for (;;) {
+        if (jobs_.empty() && !stopping_) {
+            const unsigned seen = jobsPosted_;
+            lock.unlock();
+            watchWhile([&] { return jobsPosted_ == seen; });
+            lock.lock();
+        }
         jobPosted_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
         if (stopping_) return;
         Job& job = *jobs_.front();

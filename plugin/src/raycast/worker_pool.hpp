@@ -4,6 +4,7 @@
 // gives race reports that are not races, which would blind the sanitizer run).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -37,9 +38,9 @@ private:
     struct Job {
         void (*call)(void*);
         void* context;
-        unsigned openPlaces;         // pool threads it may still take
-        unsigned running;            // pool threads in its call
-        std::exception_ptr failure;  // the first a pool thread's call threw
+        unsigned openPlaces;            // pool threads it may still take
+        std::atomic<unsigned> running;  // pool threads in its call (changed locked, watched unlocked)
+        std::exception_ptr failure;     // the first a pool thread's call threw
     };
 
     void run(unsigned helpers, void (*call)(void*), void* context);
@@ -47,7 +48,8 @@ private:
 
     std::mutex mutex_;
     std::condition_variable jobPosted_, jobLeft_;
-    std::deque<Job*> jobs_;  // those with open places, oldest first
+    std::deque<Job*> jobs_;                // those with open places, oldest first
+    std::atomic<unsigned> jobsPosted_{0};  // read unlocked by threads about to sleep
     bool stopping_ = false;
     std::vector<std::thread> threads_;
 };
