@@ -23,10 +23,14 @@
 
 #include "analytic/plugin.hpp"
 #include "support/bench_scenes.hpp"
+#include "support/bench_support.hpp"
 
 namespace {
 
 using analytic::bench::Ground;
+using analytic::bench::median;
+using analytic::bench::minimum;
+using analytic::bench::parsePositive;
 using analytic::bench::SimulationScene;
 using Clock = std::chrono::steady_clock;
 
@@ -245,14 +249,6 @@ std::array<RunFigures, kSides> runScene(Ground ground,
     return {worlds[kBullet]->figures(steps), worlds[kAnalytic]->figures(steps)};
 }
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-double minimum(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
-
 struct SceneGoals {
     double stepSpeedup;                    // Bullet's ms per step / ours, at least
     std::optional<double> contactSpeedup;  // the same for contact generation
@@ -330,15 +326,6 @@ void reportBreakdown(const char* name, int steps, const std::array<PairKindTimes
     std::printf(
         "  (pairs: AABB-overlapping pairs per step; ms per step; alg: in the pair's processCollision, the "
         "rest is Bullet's dispatch around it)\n\n");
-}
-
-int parsePositive(const char* text, const char* flag) {
-    const int value = std::atoi(text);
-    if (value <= 0) {
-        std::fprintf(stderr, "%s needs a positive number\n", flag);
-        std::exit(2);
-    }
-    return value;
 }
 
 }  // namespace

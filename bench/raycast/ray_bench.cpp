@@ -61,40 +61,13 @@
 
 namespace {
 
+using analytic::bench::instructionSet;
+using analytic::bench::median;
+using analytic::bench::minimum;
+using analytic::bench::parsePositive;
 using analytic::bench::StaticScene;
 using Scalar = btScalar;
 using Vec = analytic::Vec3<Scalar>;
-
-// What the compiler targeted for our code (Bullet is Debian's library, built for generic x86-64).
-const char* instructionSet() {
-#if defined(__AVX512F__)
-    return "AVX-512F";
-#elif defined(__AVX2__) && defined(__FMA__)
-    return "AVX2 + FMA";
-#elif defined(__AVX2__)
-    return "AVX2";
-#elif defined(__AVX__)
-    return "AVX";
-#elif defined(__SSE4_2__)
-    return "SSE4.2";
-#elif defined(__SSE4_1__)
-    return "SSE4.1";
-#elif defined(__SSE3__)
-    return "SSE3";
-#elif defined(__SSE2__)
-    return "SSE2 (generic x86-64)";
-#else
-    return "no SSE2 (not x86-64?)";
-#endif
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-double minimum(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
 
 // This thread's CPU time: on a shared machine it leaves out the time other processes run.
 double threadSeconds() {
@@ -787,15 +760,6 @@ void runShapes(std::vector<char*> arguments) {
     benchmark::RunSpecifiedBenchmarks(&reporter);
     reporter.printSummary();
     benchmark::Shutdown();
-}
-
-int parsePositive(const char* text, const char* flag) {
-    const int value = std::atoi(text);
-    if (value <= 0) {
-        std::fprintf(stderr, "%s needs a positive number\n", flag);
-        std::exit(2);
-    }
-    return value;
 }
 
 }  // namespace

@@ -1,15 +1,62 @@
-// Shared by the geometry benchmarks: each times one kernel over a fixed set of pre-generated random cases,
-// reports the time per case, and is registered for float and double.
+// Shared by the benchmarks: the geometry benchmarks each time one kernel over a fixed set of pre-generated
+// random cases, report the time per case, and are registered for float and double; the scene benchmarks
+// take medians and minima of repetitions and parse their options.
 #pragma once
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "support/test_support.hpp"
 
 namespace analytic::bench {
+
+// What the compiler targeted for our code (Bullet is Debian's library, built for generic x86-64).
+inline const char* instructionSet() {
+#if defined(__AVX512F__)
+    return "AVX-512F";
+#elif defined(__AVX2__) && defined(__FMA__)
+    return "AVX2 + FMA";
+#elif defined(__AVX2__)
+    return "AVX2";
+#elif defined(__AVX__)
+    return "AVX";
+#elif defined(__SSE4_2__)
+    return "SSE4.2";
+#elif defined(__SSE4_1__)
+    return "SSE4.1";
+#elif defined(__SSE3__)
+    return "SSE3";
+#elif defined(__SSE2__)
+    return "SSE2 (generic x86-64)";
+#else
+    return "no SSE2 (not x86-64?)";
+#endif
+}
+
+inline double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+inline double minimum(const std::vector<double>& values) {
+    return *std::min_element(values.begin(), values.end());
+}
+
+// A command line option's positive number; exits with a message otherwise.
+inline int parsePositive(const char* text, const char* flag) {
+    const int value = std::atoi(text);
+    if (value <= 0) {
+        std::fprintf(stderr, "%s needs a positive number\n", flag);
+        std::exit(2);
+    }
+    return value;
+}
 
 // How many pre-generated cases each benchmark runs over.
 constexpr int kCaseCount = 1024;

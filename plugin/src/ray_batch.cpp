@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "raycast/batch_casts.hpp"
 #include "raycast/ray_scene.hpp"
 #include "raycast/ray_targets.hpp"
 #include "raycast/worker_pool.hpp"
@@ -103,7 +104,7 @@ unsigned threadsOf(const BatchOptions& options) {
 // Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads, the calling one included
 // (the others kept between batches). Which thread takes a chunk changes nothing in its results.
 template <class Work> void forChunks(std::size_t count, unsigned threads, Work work) {
-    constexpr std::size_t chunkSize = 64;
+    constexpr std::size_t chunkSize = raycast::batchChunkSize;
     const std::size_t chunks = (count + chunkSize - 1) / chunkSize;
     std::atomic<std::size_t> next{0};
     auto run = [&] {
@@ -116,6 +117,14 @@ template <class Work> void forChunks(std::size_t count, unsigned threads, Work w
 
 }  // namespace
 
+void raycast::castClosestHits(const RayScene& scene, std::span<const Ray> rays, std::span<RayHit> hits,
+                              std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+        ClosestHitCallback callback(rays[i], hits[i]);
+        castRay(scene, rays[i], callback);
+    }
+}
+
 void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std::span<RayHit> hits,
                   BatchOptions options) {
     if (hits.size() != rays.size())
@@ -123,10 +132,7 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
     const unsigned threads = threadsOf(options);
     const raycast::RayScene scene(world, options.cache, raycast::RayScene::batchReach(rays), threads);
     forChunks(rays.size(), threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            ClosestHitCallback callback(rays[i], hits[i]);
-            castRay(scene, rays[i], callback);
-        }
+        raycast::castClosestHits(scene, rays, hits, begin, end);
     });
 }
 
