@@ -3,7 +3,6 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -101,20 +100,6 @@ unsigned threadsOf(const BatchOptions& options) {
     return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
-// Calls work(begin, end) over [0, count) in chunks, on up to `threads` threads, the calling one included
-// (the others kept between batches). Which thread takes a chunk changes nothing in its results.
-template <class Work> void forChunks(std::size_t count, unsigned threads, Work work) {
-    constexpr std::size_t chunkSize = raycast::batchChunkSize;
-    const std::size_t chunks = (count + chunkSize - 1) / chunkSize;
-    std::atomic<std::size_t> next{0};
-    auto run = [&] {
-        for (std::size_t chunk; (chunk = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
-            work(chunk * chunkSize, std::min(count, (chunk + 1) * chunkSize));
-    };
-    const auto helpers = unsigned(std::min<std::size_t>(threads, chunks)) - (chunks > 0);
-    raycast::WorkerPool::shared().runTogether(helpers, run);
-}
-
 }  // namespace
 
 void raycast::castClosestHits(const RayScene& scene, std::span<const Ray> rays, std::span<RayHit> hits,
@@ -131,9 +116,9 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
         throw std::invalid_argument("analytic::rayTestBatch: hits must be as long as rays");
     const unsigned threads = threadsOf(options);
     const raycast::RayScene scene(world, options.cache, raycast::RayScene::batchReach(rays), threads);
-    forChunks(rays.size(), threads, [&](std::size_t begin, std::size_t end) {
-        raycast::castClosestHits(scene, rays, hits, begin, end);
-    });
+    raycast::forChunks(
+        rays.size(), raycast::batchChunkSize, threads,
+        [&](std::size_t begin, std::size_t end) { raycast::castClosestHits(scene, rays, hits, begin, end); });
 }
 
 void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> rays, AllRayHits& result,
@@ -141,14 +126,15 @@ void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> ray
     const unsigned threads = threadsOf(options);
     const raycast::RayScene scene(world, options.cache, raycast::RayScene::batchReach(rays), threads);
     std::vector<std::vector<RayHit>> hitsPerRay(rays.size());
-    forChunks(rays.size(), threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            AllHitsCallback callback(rays[i], hitsPerRay[i]);
-            castRay(scene, rays[i], callback);
-            std::stable_sort(hitsPerRay[i].begin(), hitsPerRay[i].end(),
-                             [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
-        }
-    });
+    raycast::forChunks(
+        rays.size(), raycast::batchChunkSize, threads, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                AllHitsCallback callback(rays[i], hitsPerRay[i]);
+                castRay(scene, rays[i], callback);
+                std::stable_sort(hitsPerRay[i].begin(), hitsPerRay[i].end(),
+                                 [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
+            }
+        });
     result.hits_.clear();
     result.firstHit_.assign(1, 0);
     for (const std::vector<RayHit>& hits : hitsPerRay) {

@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "analytic/adapters/shape_primitives.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "raycast/mesh_raycast.hpp"
+#include "raycast/worker_pool.hpp"
 
 namespace analytic {
 
@@ -51,20 +53,26 @@ Scalar RayScene::batchReach(std::span<const Ray> rays) {
 
 namespace {
 
+// The snapshot's objects are shared among threads in chunks of this many.
+constexpr std::size_t objectChunkSize = 256;
+
 // The same boxes bit for bit (a NaN bound matches itself: the tree was built over it as it is).
 static_assert(sizeof(Aabb<Scalar>) == 6 * sizeof(Scalar), "a box's bytes are its bounds, no padding");
 bool sameBoxes(std::span<const Aabb<Scalar>> a, std::span<const Aabb<Scalar>> b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 
-// Where a ray must pass to hit the target whose shape has this box: the box, narrowed for a static plane
-// to where its cast can hit (Bullet gives a plane's box as all of space, so every ray would test it; a
-// ground plane's becomes a thin slab; castAgainstPlane tests with the default tolerance, as these bounds
-// take it). The tree's growth covers the rounding of the segments.
-Aabb<Scalar> rayBoxOf(const RayTarget& target, const Aabb<Scalar>& box) {
-    const auto* plane = std::get_if<PlaneTarget>(&target);
-    if (!plane) return box;
-    const Aabb<Scalar> hits = boundsOfRayPlaneHits(plane->plane);
+// Where a ray must pass to hit the object: its shape's box, narrowed for a static plane to where its cast
+// can hit (Bullet gives a plane's box as all of space, so every ray would test it; a ground plane's becomes
+// a thin slab; castAgainstPlane tests with the default tolerance, as these bounds take it). The box is the
+// shape's own: btAxisSweep3 leaves its proxies' boxes unset until the next update. The tree's growth
+// covers the rounding of the segments.
+Aabb<Scalar> rayBoxOf(const btCollisionObject& object) {
+    const Aabb<Scalar> box = boxOf(object);
+    const btCollisionShape& shape = *object.getCollisionShape();
+    if (shape.getShapeType() != STATIC_PLANE_PROXYTYPE) return box;
+    const Aabb<Scalar> hits = boundsOfRayPlaneHits(
+        toPlane(static_cast<const btStaticPlaneShape&>(shape), object.getWorldTransform()));
     return {glm::max(box.min, hits.min), glm::min(box.max, hits.max)};
 }
 
@@ -92,23 +100,31 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
         }
         mesh->tree = tree.get();
     };
+    // Each object read on its own, on the batch's threads (scene P, 10,000 objects: most of the
+    // snapshot's time when the cache has the trees).
     const btCollisionObjectArray& objects = world.getCollisionObjectArray();
-    std::vector<Item> items;
-    std::vector<Aabb<Scalar>> boxes;
-    items.reserve(std::size_t(objects.size()));
-    boxes.reserve(std::size_t(objects.size()));
-    for (int i = 0; i < objects.size(); ++i) {
-        btBroadphaseProxy* proxy = objects[i]->getBroadphaseHandle();
-        if (!proxy) continue;  // not in the broadphase: no ray of Bullet's meets it either
-        items.push_back({objects[i], proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask,
-                         rayTargetOf(*objects[i]->getCollisionShape(), objects[i]->getWorldTransform())});
-        if (cache) attachTree(items.back().target);
-        // From the shape's own box: btAxisSweep3 leaves its proxies' boxes unset until the next update.
-        boxes.push_back(rayBoxOf(items.back().target, boxOf(*objects[i])));
+    std::vector<const btCollisionObject*> inBroadphase(std::size_t(objects.size()));
+    std::vector<Aabb<Scalar>> boxes(inBroadphase.size());
+    forChunks(inBroadphase.size(), objectChunkSize, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const btCollisionObject* object = objects[int(i)];
+            // Not in the broadphase: no ray of Bullet's meets it either.
+            inBroadphase[i] = object->getBroadphaseHandle() ? object : nullptr;
+            if (inBroadphase[i]) boxes[i] = rayBoxOf(*object);
+        }
+    });
+    if (std::find(inBroadphase.begin(), inBroadphase.end(), nullptr) != inBroadphase.end()) {
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < inBroadphase.size(); ++i)
+            if (inBroadphase[i]) {
+                inBroadphase[kept] = inBroadphase[i];
+                boxes[kept++] = boxes[i];
+            }
+        inBroadphase.resize(kept);
+        boxes.resize(kept);
     }
     if (cache) {
         BatchCache::Kept& kept = *cache->kept_;
-        kept.meshTrees = std::move(treeOf);
         if (!kept.worldTree || kept.worldReach < rayReach || !sameBoxes(kept.worldBoxes, boxes)) {
             // Grown for rays reaching twice as far, so that the next batches' rays may reach a little
             // farther than this one's and still find it.
@@ -118,13 +134,31 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
             ++kept.worldTreeBuilds;
         }
         tree_ = kept.worldTree;
-        cacheLock.unlock();  // the trees this scene uses stay alive in tree_ and meshTrees_
     } else {
         tree_ = std::make_shared<const WideBvh>(boxes, rayReach, threads);
     }
-    items_.reserve(items.size());
-    for (const std::int32_t i : tree_->order())
-        items_.push_back(std::move(items[std::size_t(i)]));
+    // The items in the tree's order, each made in place (a RayTarget's move dispatches on its type), the
+    // objects read in the world's order (in the tree's, they were cache misses again).
+    std::vector<std::size_t> placeInTree(inBroadphase.size());
+    for (std::size_t place = 0; place < placeInTree.size(); ++place)
+        placeInTree[std::size_t(tree_->order()[place])] = place;
+    items_.resize(inBroadphase.size());
+    forChunks(items_.size(), objectChunkSize, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const btCollisionObject& object = *inBroadphase[i];
+            const btBroadphaseProxy& proxy = *object.getBroadphaseHandle();
+            Item& item = items_[placeInTree[i]];
+            item.object = &object;
+            item.group = proxy.m_collisionFilterGroup;
+            item.mask = proxy.m_collisionFilterMask;
+            placeRayTarget(*object.getCollisionShape(), object.getWorldTransform(), item.target);
+        }
+    });
+    if (cache) {
+        for (Item& item : items_)
+            attachTree(item.target);
+        cache->kept_->meshTrees = std::move(treeOf);
+    }
 }
 
 }  // namespace raycast

@@ -138,7 +138,7 @@ void castWithBullet(const Segment& segment, const btCollisionObject& object, con
                                     target.transform, callback);
 }
 
-// Calls visit(target) with the target of the shape placed by transform (see rayTargetOf), made where
+// Calls visit(target) with the target of the shape placed by transform (see placeRayTarget), made where
 // visit uses it.
 template <class Visit>
 void visitRayTarget(const btCollisionShape& shape, const btTransform& transform, Visit&& visit) {
@@ -189,10 +189,8 @@ struct CastAgainst {
 
 }  // namespace
 
-RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform) {
-    std::optional<RayTarget> target;
+void placeRayTarget(const btCollisionShape& shape, const btTransform& transform, RayTarget& target) {
     visitRayTarget(shape, transform, [&](const auto& made) { target = made; });
-    return *std::move(target);
 }
 
 void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,

@@ -395,6 +395,56 @@ TEST(RayBatch, AnObjectWithANaNBoxIsNeverHit) {
     }
 }
 
+// An object in the world's list but not in its broadphase (its proxy destroyed) is met by no ray, as by
+// Bullet's rayTest; the others keep their answers, with a cache and without, on one thread and two.
+TEST(RayBatch, ObjectsOutsideTheBroadphaseAreNeverHit) {
+    btDefaultCollisionConfiguration configuration;
+    btCollisionDispatcher dispatcher(&configuration);
+    btDbvtBroadphase broadphase;
+    World<btCollisionWorld> scene(&dispatcher, &broadphase, &configuration);
+    btSphereShape sphereShape(1);
+    std::vector<std::unique_ptr<btCollisionObject>> spheres;
+    for (int i = 0; i < 600; ++i) {  // more than a chunk of the snapshot's objects
+        spheres.push_back(std::make_unique<btCollisionObject>());
+        spheres.back()->setCollisionShape(&sphereShape);
+        spheres.back()->setWorldTransform(btTransform(
+            btQuaternion::getIdentity(), btVector3(btScalar(i % 30) * 3, 0, btScalar(i / 30) * 3)));
+        scene.addCollisionObject(spheres.back().get());
+    }
+    scene.updateAabbs();
+    const auto outside = [](std::size_t i) { return i % 7 == 2 || i == 0 || i == 599; };
+    for (std::size_t i = 0; i < spheres.size(); ++i)
+        if (outside(i)) {
+            broadphase.destroyProxy(spheres[i]->getBroadphaseHandle(), &dispatcher);
+            spheres[i]->setBroadphaseHandle(nullptr);
+        }
+    std::vector<Ray> rays;  // along each row of spheres, and down onto each sphere
+    for (int row = 0; row < 20; ++row)
+        rays.push_back({btVector3(-10, 0, btScalar(row * 3)), btVector3(100, 0, btScalar(row * 3))});
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+        const btVector3 centre = spheres[i]->getWorldTransform().getOrigin();
+        rays.push_back({centre + btVector3(0, 5, 0), centre - btVector3(0, 5, 0)});
+    }
+    BatchCache cache;
+    for (BatchCache* batchCache : {static_cast<BatchCache*>(nullptr), &cache})
+        for (const unsigned threads : {1u, 2u}) {
+            std::vector<RayHit> hits(rays.size());
+            rayTestBatch(scene, rays, hits, {threads, batchCache});
+            for (std::size_t r = 0; r < rays.size(); ++r) {
+                SCOPED_TRACE(r);
+                btCollisionWorld::ClosestRayResultCallback single(rays[r].from, rays[r].to);
+                rayTest(scene, rays[r].from, rays[r].to, single);
+                EXPECT_EQ(hits[r].object, single.m_collisionObject);
+                if (r >= 20) {
+                    const std::size_t i = r - 20;
+                    EXPECT_EQ(hits[r].object, outside(i) ? nullptr : spheres[i].get());
+                }
+            }
+        }
+    for (std::size_t i = 0; i < spheres.size(); ++i)
+        scene.removeCollisionObject(spheres[i].get());
+}
+
 // With a BatchCache, a batch casts against the meshes' trees of our own, with rayTest's answers; a
 // tree is kept while its mesh's data are unchanged and built again when they change in place (refit in
 // Bullet's tree or not); a batch drops the trees of the meshes its world no longer holds.

@@ -23,6 +23,8 @@ namespace analytic::raycast {
 class RayScene {
 public:
     struct Item {
+        Item() {}  // not zeroed first: the snapshot fills each in place
+
         const btCollisionObject* object;
         int group;  // the broadphase proxy's collision filter group and mask, read once
         int mask;

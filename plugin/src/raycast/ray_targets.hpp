@@ -60,7 +60,9 @@ using RayTarget = std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cyl
                                RoundedCone<Scalar>, Ellipsoid<Scalar>, HullTarget, PlaneTarget,
                                CompoundTarget, MeshTarget, HeightfieldTarget, BulletTarget>;
 
-RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transform);
+// Makes target the target of the shape placed by transform, in place (moving a RayTarget dispatches on its
+// type: a batch's snapshot of scene P spent a third of its time moving them).
+void placeRayTarget(const btCollisionShape& shape, const btTransform& transform, RayTarget& target);
 
 // Casts the segment against the target of object and reports hits to the callback as
 // btCollisionWorld::rayTestSingle does:
@@ -79,7 +81,7 @@ RayTarget rayTargetOf(const btCollisionShape& shape, const btTransform& transfor
 void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
                        btCollisionWorld::RayResultCallback& callback);
 
-// castAgainstTarget on rayTargetOf(shape, transform), without the variant: a single ray's path, where
+// castAgainstTarget on the target placeRayTarget makes, without the variant: a single ray's path, where
 // copying the target into one would cost more than some casts.
 void castAgainstShape(const Segment& segment, const btCollisionObject& object, const btCollisionShape& shape,
                       const btTransform& transform, btCollisionWorld::RayResultCallback& callback);

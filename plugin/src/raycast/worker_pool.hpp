@@ -4,8 +4,10 @@
 // gives race reports that are not races, which would blind the sanitizer run).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -53,5 +55,18 @@ private:
     bool stopping_ = false;
     std::vector<std::thread> threads_;
 };
+
+// Calls work(begin, end) over [0, count) in chunks of chunkSize, on up to `threads` threads: the calling
+// one and the shared pool's. Which thread takes a chunk must change nothing in its results.
+template <class Work> void forChunks(std::size_t count, std::size_t chunkSize, unsigned threads, Work work) {
+    const std::size_t chunks = (count + chunkSize - 1) / chunkSize;
+    std::atomic<std::size_t> next{0};
+    auto run = [&] {
+        for (std::size_t chunk; (chunk = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
+            work(chunk * chunkSize, std::min(count, (chunk + 1) * chunkSize));
+    };
+    const auto helpers = unsigned(std::min<std::size_t>(threads, chunks)) - (chunks > 0);
+    WorkerPool::shared().runTogether(helpers, run);
+}
 
 }  // namespace analytic::raycast
