@@ -1,11 +1,13 @@
 // How analytic::rayTestBatch shares its rays among cores, against oneTBB (issue 4: "oneTBB from Debian, or
 // std threads if you show it is as good"), in one process. Scenes P and M of bench-scenes.md, batches of
-// the scene's first 256, 1,000, 10,000 and 100,000 rays, closest hit, with a BatchCache (as a program
-// casting at a static level): one thread; every core on the batch's own threads (std threads kept
-// between batches); every core on oneTBB's parallel_for. The oneTBB batch is the same work: the same
-// snapshot of the world, then the same chunks of 64 rays cast by the batch's own per-ray code, shared by
-// tbb::parallel_for instead. Wall-clock time per batch, repetitions interleaved; small batches are timed
-// over enough batches in a row to take a few milliseconds. The answers must be the same bit for bit.
+// the scene's first 256, 1,000, 10,000 and 100,000 rays, closest hit, cast over the batch's snapshot of
+// the world (made beforehand, with a BatchCache, and timed apart: it is the same whoever shares the rays)
+// by the batch's own per-ray code in chunks of 64 rays: on one thread; on every core with the batch's own
+// threads (forChunks: the caller's and std threads kept between batches); on every core with oneTBB's
+// parallel_for over the same chunks. Wall-clock time per batch, repetitions interleaved; small batches are
+// timed over enough batches in a row to take a few milliseconds, after 2 ms of untimed ones (the threads
+// awake: the steady state of batches one after another).
+// The answers must be the same bit for bit.
 //
 // Options: --scene=P|M (both), --repetitions=N (7).
 #include <tbb/blocked_range.h>
@@ -24,6 +26,7 @@
 
 #include "analytic/ray_batch.hpp"
 #include "raycast/batch_casts.hpp"
+#include "raycast/worker_pool.hpp"
 #include "support/bench_scenes.hpp"
 #include "support/bench_support.hpp"
 
@@ -39,27 +42,39 @@ enum Way { kOneThread, kOwnThreads, kOneTbb };
 constexpr std::array<Way, 3> kWays{kOneThread, kOwnThreads, kOneTbb};
 constexpr std::array<const char*, 3> kWayNames{"1 thread", "all cores, own threads", "all cores, oneTBB"};
 
-unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+// Counted once, as the batches count them (glibc reads a file for it).
+unsigned cores() {
+    static const unsigned count = std::max(1u, std::thread::hardware_concurrency());
+    return count;
+}
 
-// One batch cast the given way.
-void castBatch(Way way, const btCollisionWorld& world, std::span<const Ray> rays, std::span<RayHit> hits,
-               analytic::BatchCache& cache) {
-    if (way != kOneTbb) {
-        analytic::rayTestBatch(world, rays, hits, {way == kOneThread ? 1u : 0u, &cache});
-        return;
-    }
+// One batch's rays cast over the scene the given way.
+void castBatch(Way way, const analytic::raycast::RayScene& scene, std::span<const Ray> rays,
+               std::span<RayHit> hits) {
     using analytic::raycast::batchChunkSize;
-    const analytic::raycast::RayScene scene(world, &cache, analytic::raycast::RayScene::batchReach(rays),
-                                            cores());
-    const std::size_t chunks = (rays.size() + batchChunkSize - 1) / batchChunkSize;
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, chunks, 1),
-        [&](const tbb::blocked_range<std::size_t>& range) {
-            for (std::size_t chunk = range.begin(); chunk < range.end(); ++chunk)
-                analytic::raycast::castClosestHits(scene, rays, hits, chunk * batchChunkSize,
-                                                   std::min(rays.size(), (chunk + 1) * batchChunkSize));
-        },
-        tbb::simple_partitioner());
+    const auto castChunks = [&](std::size_t begin, std::size_t end) {
+        analytic::raycast::castClosestHits(scene, rays, hits, begin, end);
+    };
+    switch (way) {
+        case kOneThread:
+            castChunks(0, rays.size());
+            return;
+        case kOwnThreads:
+            analytic::raycast::forChunks(rays.size(), batchChunkSize, cores(), castChunks);
+            return;
+        case kOneTbb: {
+            const std::size_t chunks = (rays.size() + batchChunkSize - 1) / batchChunkSize;
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, chunks, 1),
+                [&](const tbb::blocked_range<std::size_t>& range) {
+                    for (std::size_t chunk = range.begin(); chunk < range.end(); ++chunk)
+                        castChunks(chunk * batchChunkSize,
+                                   std::min(rays.size(), (chunk + 1) * batchChunkSize));
+                },
+                tbb::simple_partitioner());
+            return;
+        }
+    }
 }
 
 bool sameHits(std::span<const RayHit> a, std::span<const RayHit> b) {
@@ -77,17 +92,30 @@ void runScene(const char* name, const btCollisionWorld& world,
         rays.push_back(
             {analytic::bench::toBulletVector(ray.origin), analytic::bench::toBulletVector(ray.end())});
     analytic::BatchCache cache;
-    std::printf("%s, closest hit, with a BatchCache; ms per batch (wall clock), median [min] of %d\n", name,
-                repetitions);
+    // The snapshot, timed apart (the first, untimed, builds the trees the cache keeps), on one thread and
+    // on every core.
+    const analytic::raycast::Scalar reach = analytic::raycast::RayScene::batchReach(rays);
+    analytic::raycast::RayScene(world, &cache, reach, cores());
+    std::array<std::vector<double>, 2> snapshotSeconds;
+    for (int r = 0; r < repetitions; ++r)
+        for (const unsigned threads : {1u, cores()}) {
+            const auto start = std::chrono::steady_clock::now();
+            const analytic::raycast::RayScene timed(world, &cache, reach, threads);
+            snapshotSeconds[threads == 1 ? 0 : 1].push_back(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+    std::printf("%s, closest hit, with a BatchCache; ms per batch's rays (wall clock), median [min] of %d\n",
+                name, repetitions);
     std::printf("  %8s %24s %24s %24s %12s %12s %10s\n", "rays", kWayNames[0], kWayNames[1], kWayNames[2],
                 "own: x 1 thr", "TBB: x 1 thr", "own / TBB");
     for (const std::size_t size :
          {std::size_t(256), std::size_t(1'000), std::size_t(10'000), std::size_t(100'000)}) {
         const std::span<const Ray> batch = std::span<const Ray>(rays).first(std::min(size, rays.size()));
+        const analytic::raycast::RayScene scene(world, &cache, reach, cores());
         std::array<std::vector<RayHit>, 3> hits;
         for (const Way way : kWays) {
             hits[way].resize(batch.size());
-            castBatch(way, world, batch, hits[way], cache);  // the first builds the trees the cache keeps
+            castBatch(way, scene, batch, hits[way]);
         }
         const bool same =
             sameHits(hits[kOneThread], hits[kOwnThreads]) && sameHits(hits[kOneThread], hits[kOneTbb]);
@@ -96,9 +124,14 @@ void runScene(const char* name, const btCollisionWorld& world,
         std::array<std::vector<double>, 3> seconds;
         for (int r = 0; r < repetitions; ++r)
             for (const Way way : kWays) {
+                // Batches for 2 ms first, untimed: the way's threads, asleep since its last turn, are awake
+                // (how long waking takes is the machine's: on this VM, hundreds of microseconds at times).
+                for (const auto awake = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+                     std::chrono::steady_clock::now() < awake;)
+                    castBatch(way, scene, batch, hits[way]);
                 const auto start = std::chrono::steady_clock::now();
                 for (int i = 0; i < inARow; ++i)
-                    castBatch(way, world, batch, hits[way], cache);
+                    castBatch(way, scene, batch, hits[way]);
                 seconds[way].push_back(
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / inARow);
             }
@@ -112,7 +145,11 @@ void runScene(const char* name, const btCollisionWorld& world,
     }
     std::printf(
         "  own / TBB: the own threads' time over oneTBB's (below 1: ours faster); x 1 thr: speed-up over "
-        "one thread (medians)\n\n");
+        "one thread (medians)\n");
+    std::printf(
+        "  the snapshot (with the cache), made before each batch's rays: %.4f ms on one thread, %.4f ms on "
+        "%u cores (medians)\n\n",
+        1e3 * median(snapshotSeconds[0]), 1e3 * median(snapshotSeconds[1]), cores());
 }
 
 }  // namespace

@@ -95,9 +95,11 @@ void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& c
                });
 }
 
-// The threads a batch runs on: options.threads, or one per core for 0.
+// The threads a batch runs on: options.threads, or one per core for 0. The cores are counted once: glibc
+// reads a file of the kernel's for it (about 5 us, as long as casting 30 rays).
 unsigned threadsOf(const BatchOptions& options) {
-    return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return options.threads ? options.threads : cores;
 }
 
 }  // namespace

@@ -11,13 +11,14 @@ namespace {
 // often come one after another. Paused between looks, so as to leave a core's other hardware thread alone.
 template <class Condition> void watchWhile(Condition condition) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
-    while (condition() && std::chrono::steady_clock::now() < until)
-        for (int i = 0; i < 64; ++i)
+    for (unsigned looks = 1; condition(); ++looks) {
 #if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
+        __builtin_ia32_pause();
 #else
-            std::this_thread::yield();
+        std::this_thread::yield();
 #endif
+        if (looks % 64 == 0 && std::chrono::steady_clock::now() >= until) return;
+    }
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // The threads batches keep between them (plugin/src/raycast/worker_pool.hpp): a task runs on the caller
 // and its helpers at once, and the call returns only when every one of them has returned; places no
 // thread took are withdrawn when the caller is done; what a call throws reaches the caller; jobs from
-// several threads share the pool. Also run under ThreadSanitizer (preset thread-sanitize).
+// several threads share the pool; forChunks gives every index to one chunk. Also run under ThreadSanitizer
+// (preset thread-sanitize).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -160,6 +162,29 @@ TEST(WorkerPool, JobsFromSeveralThreadsShareIt) {
     for (std::thread& caller : callers)
         caller.join();
     EXPECT_EQ(wrong.load(), 0);
+}
+
+// forChunks, as the batches share their rays: every index in [0, count) in exactly one chunk, each chunk
+// whole and at most chunkSize long, whatever the counts of items, chunks and threads.
+TEST(WorkerPool, ForChunksCoversEveryIndexOnce) {
+    for (const std::size_t count : {0, 1, 63, 64, 65, 1000, 10'007})
+        for (const std::size_t chunkSize : {1, 64, 256})
+            for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+                SCOPED_TRACE(testing::Message()
+                             << count << " items, chunks of " << chunkSize << ", " << threads << " threads");
+                std::vector<std::atomic<int>> done(count);
+                std::atomic<int> badChunks{0};
+                forChunks(count, chunkSize, threads, [&](std::size_t begin, std::size_t end) {
+                    badChunks += !(begin < end && end <= count && end - begin <= chunkSize &&
+                                   (begin % chunkSize == 0) && (end == count || end - begin == chunkSize));
+                    for (std::size_t i = begin; i < end; ++i)
+                        done[i].fetch_add(1);
+                });
+                EXPECT_EQ(badChunks.load(), 0);
+                EXPECT_EQ(
+                    std::count_if(done.begin(), done.end(), [](const std::atomic<int>& d) { return d != 1; }),
+                    0);
+            }
 }
 
 }  // namespace
