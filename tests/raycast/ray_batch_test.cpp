@@ -25,6 +25,14 @@
 namespace analytic::test {
 namespace {
 
+// A world with nothing in it yet, on Bullet's dynamic AABB tree broadphase.
+struct EmptyWorld {
+    btDefaultCollisionConfiguration configuration;
+    btCollisionDispatcher dispatcher{&configuration};
+    btDbvtBroadphase broadphase;
+    World<btCollisionWorld> world{&dispatcher, &broadphase, &configuration};
+};
+
 // A world of every kind of shape: the ones met exactly, a compound, a mesh and a cone (Bullet's).
 class MixedWorld {
 public:
@@ -307,10 +315,8 @@ TEST(RayBatch, PlanesSquareToAnAxisAreHitAsByRayTest) {
                     normal[axis] = sign;
                 else
                     normal = btVector3(sign, 2, 1).normalized();
-                btDefaultCollisionConfiguration configuration;
-                btCollisionDispatcher dispatcher(&configuration);
-                btDbvtBroadphase broadphase;
-                World<btCollisionWorld> world(&dispatcher, &broadphase, &configuration);
+                EmptyWorld empty;
+                World<btCollisionWorld>& world = empty.world;
                 btStaticPlaneShape planeShape(normal, offset);
                 btSphereShape sphereShape(1);
                 btCollisionObject plane;
@@ -365,10 +371,8 @@ TEST(RayBatch, PlanesSquareToAnAxisAreHitAsByRayTest) {
 // An object whose box is not a box (a NaN in its transform) is met by no ray of a batch, as by rayTest's,
 // and the tree around it still leads to the others.
 TEST(RayBatch, AnObjectWithANaNBoxIsNeverHit) {
-    btDefaultCollisionConfiguration configuration;
-    btCollisionDispatcher dispatcher(&configuration);
-    btDbvtBroadphase broadphase;
-    World<btCollisionWorld> scene(&dispatcher, &broadphase, &configuration);
+    EmptyWorld empty;
+    World<btCollisionWorld>& scene = empty.world;
     btSphereShape sphereShape(1);
     std::vector<std::unique_ptr<btCollisionObject>> spheres;
     const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN();
@@ -398,10 +402,8 @@ TEST(RayBatch, AnObjectWithANaNBoxIsNeverHit) {
 // An object in the world's list but not in its broadphase (its proxy destroyed) is met by no ray, as by
 // Bullet's rayTest; the others keep their answers, with a cache and without, on one thread and two.
 TEST(RayBatch, ObjectsOutsideTheBroadphaseAreNeverHit) {
-    btDefaultCollisionConfiguration configuration;
-    btCollisionDispatcher dispatcher(&configuration);
-    btDbvtBroadphase broadphase;
-    World<btCollisionWorld> scene(&dispatcher, &broadphase, &configuration);
+    EmptyWorld empty;
+    World<btCollisionWorld>& scene = empty.world;
     btSphereShape sphereShape(1);
     std::vector<std::unique_ptr<btCollisionObject>> spheres;
     for (int i = 0; i < 600; ++i) {  // more than a chunk of the snapshot's objects
@@ -415,7 +417,7 @@ TEST(RayBatch, ObjectsOutsideTheBroadphaseAreNeverHit) {
     const auto outside = [](std::size_t i) { return i % 7 == 2 || i == 0 || i == 599; };
     for (std::size_t i = 0; i < spheres.size(); ++i)
         if (outside(i)) {
-            broadphase.destroyProxy(spheres[i]->getBroadphaseHandle(), &dispatcher);
+            empty.broadphase.destroyProxy(spheres[i]->getBroadphaseHandle(), &empty.dispatcher);
             spheres[i]->setBroadphaseHandle(nullptr);
         }
     std::vector<Ray> rays;  // along each row of spheres, and down onto each sphere

@@ -43,6 +43,15 @@ struct SharedItems {
     std::vector<std::atomic<int>> done;
 };
 
+// Shares count items among the caller and `helpers` of the pool's threads, and checks each was taken once.
+void expectEachItemTakenOnce(WorkerPool& pool, int count, unsigned helpers) {
+    SharedItems items(count);
+    pool.runTogether(helpers, items);
+    EXPECT_EQ(
+        std::count_if(items.done.begin(), items.done.end(), [](const std::atomic<int>& d) { return d != 1; }),
+        0);
+}
+
 TEST(WorkerPool, HelpersRunWithTheCallerAndAllReturnBeforeIt) {
     WorkerPool pool;
     for (const unsigned helpers : {0u, 1u, 3u}) {
@@ -65,10 +74,7 @@ TEST(WorkerPool, HelpersRunWithTheCallerAndAllReturnBeforeIt) {
         EXPECT_EQ(calls.load(), helpers + 1);
         EXPECT_TRUE(callerCalled.load());
     }
-    SharedItems items(10'000);
-    pool.runTogether(3, items);
-    for (const std::atomic<int>& count : items.done)
-        ASSERT_EQ(count.load(), 1);
+    expectEachItemTakenOnce(pool, 10'000, 3);
 }
 
 TEST(WorkerPool, PlacesNoThreadTookAreWithdrawnWhenTheCallerIsDone) {
@@ -139,29 +145,19 @@ TEST(WorkerPool, WhatACallThrowsReachesTheCallerOnceAllHaveReturned) {
         EXPECT_STREQ(error.what(), "from the caller");
         EXPECT_EQ(active.load(), 0u);
     }
-    // The pool still works.
-    SharedItems items(1'000);
-    pool.runTogether(2, items);
-    for (const std::atomic<int>& count : items.done)
-        ASSERT_EQ(count.load(), 1);
+    expectEachItemTakenOnce(pool, 1'000, 2);  // the pool still works
 }
 
 TEST(WorkerPool, JobsFromSeveralThreadsShareIt) {
     WorkerPool pool;
     std::vector<std::thread> callers;
-    std::atomic<int> wrong{0};
     for (int caller = 0; caller < 4; ++caller)
         callers.emplace_back([&] {
-            for (int job = 0; job < 50; ++job) {
-                SharedItems items(500);
-                pool.runTogether(2, items);
-                for (const std::atomic<int>& count : items.done)
-                    wrong += count.load() != 1;
-            }
+            for (int job = 0; job < 50; ++job)
+                expectEachItemTakenOnce(pool, 500, 2);
         });
     for (std::thread& caller : callers)
         caller.join();
-    EXPECT_EQ(wrong.load(), 0);
 }
 
 // forChunks, as the batches share their rays: every index in [0, count) in exactly one chunk, each chunk
