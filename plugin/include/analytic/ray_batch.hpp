@@ -7,7 +7,8 @@
 // Without a BatchCache nothing of the world is kept from one batch to the next, so it may change freely
 // between batches (not during one); with one, what is kept is checked against the world at every batch
 // (see BatchCache). Shapes the core does not model are cast with Bullet's own rayTestSingle, as rayTest
-// does. The snapshot is made on the calling thread; the rays are then shared out in chunks.
+// does. The snapshot and then the rays are shared out in chunks among the calling thread and threads the
+// library keeps between batches (std threads, started when first needed).
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
