@@ -48,7 +48,9 @@ void WorkerPool::run(unsigned helpers, void (*call)(void*), void* context) {
         jobs_.push_back(&job);
         ++jobsPosted_;
     }
-    jobPosted_.notify_all();
+    // As many sleeping threads woken as places offered (the others would wake to nothing, then watch).
+    for (unsigned place = 0; place < helpers; ++place)
+        jobPosted_.notify_one();
     std::exception_ptr failure;
     try {
         call(context);
