@@ -25,6 +25,7 @@ namespace {
 using Callback = btCollisionWorld::RayResultCallback;
 
 template <class... Cases> struct Overloaded : Cases... { using Cases::operator()...; };
+template <class... Cases> Overloaded(Cases...) -> Overloaded<Cases...>;  // clang 14 deduces no aggregate
 
 // The solid's first hit; a ray that starts inside it hits at its origin.
 std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Sphere<Scalar>& sphere) {

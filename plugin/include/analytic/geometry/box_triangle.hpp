@@ -307,7 +307,8 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
                 for (int i = 0; i < 3; ++i) {
                     distances[i] = (faceAt - v[i][k]) / n[k];
                     const Vec3<T> onFace = v[i] + distances[i] * n;
-                    within = within & (std::abs(onFace[a]) <= half[a]) & (std::abs(onFace[b]) <= half[b]);
+                    within = bool(int(within) & int(std::abs(onFace[a]) <= half[a]) &
+                                  int(std::abs(onFace[b]) <= half[b]));
                 }
                 if (within) {
                     for (int i = 0; i < 3; ++i)

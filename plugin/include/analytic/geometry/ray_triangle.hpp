@@ -258,8 +258,11 @@ template <class T> struct SharedVertexTriangles {
     VertexBlock blocks[maxVertices / 4];
 
     // Where a vertex's coordinate lies in the blocks (a packed one's, to read or write).
+    // Through a pointer to the lanes' elements: clang binds no reference to a vector's element.
     template <class Packed> static auto& coordinateOf(Packed& packed, int vertex, int axis) {
-        return packed.blocks[vertex / 4].coordinates[axis][vertex % 4 / partLanes][vertex % partLanes];
+        auto& lanes = packed.blocks[vertex / 4].coordinates[axis][vertex % 4 / partLanes];
+        using Element = std::conditional_t<std::is_const_v<Packed>, const T, T>;
+        return reinterpret_cast<Element*>(&lanes)[vertex % partLanes];
     }
     T coordinate(int vertex, int axis) const { return coordinateOf(*this, vertex, axis); }
     Vec3<T> vertex(int index) const {
