@@ -525,6 +525,8 @@ inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& 
             result.contact.depth = sphere.radius - std::sqrt(distanceSquared);
         }
     }
+    // Touching was decided on squares: a length rounded above the radius must not make it a gap.
+    result.contact.depth = std::max(result.contact.depth, T(0));
     if (!detail::finiteContact(result.contact)) return std::nullopt;
     return result;
 }

@@ -90,12 +90,19 @@ template <class T> struct QuadraticRoots {
 // Real roots of a t^2 + 2 halfB t + c = 0 given its discriminant halfB^2 - a c, which the caller
 // should compute without cancellation where the geometry allows (see ray_sphere.hpp). Each root is
 // taken from the formula that does not subtract nearly equal numbers. Requires a > 0.
+//
+// The roots lie sqrt(discriminant) / a either side of -halfB / a. When c and the discriminant carry
+// rounding of different origins (a line both tangent and starting on the surface: c and q both all
+// noise), c / q can land anywhere; it is kept within that distance (and a few roundings), where the
+// exact root is.
 template <class T> std::optional<QuadraticRoots<T>> solveQuadratic(T a, T halfB, T c, T discriminant) {
     if (!(discriminant >= T(0))) return std::nullopt;
-    const T q = -(halfB + std::copysign(std::sqrt(discriminant), halfB));
+    const T root = std::sqrt(discriminant);
+    const T q = -(halfB + std::copysign(root, halfB));
     if (q == T(0)) return QuadraticRoots<T>{T(0), T(0)};
     const T r0 = q / a;
-    const T r1 = c / q;
+    const T middle = -halfB / a, reach = (root + T(8) * unitRoundoff<T> * (std::abs(halfB) + root)) / a;
+    const T r1 = std::clamp(c / q, middle - reach, middle + reach);
     return r0 < r1 ? QuadraticRoots<T>{r0, r1} : QuadraticRoots<T>{r1, r0};
 }
 

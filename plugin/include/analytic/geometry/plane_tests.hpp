@@ -364,6 +364,8 @@ template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectT
         cut.kind = byOnPlaneCount[onPlaneCount];
         if (onPlaneCount == 1) cut.segment[1] = cut.segment[0];
     }
+    // An edge whose difference overflows (vertices near the largest finite value) gives no point.
+    if (!detail::allFinite(cut.segment[0], cut.segment[1])) result.reset();
     return result;
 }
 

@@ -81,15 +81,20 @@ template <class T> bool spanMeetsRay(const SlabSpan<T>& span, T maxT) {
 }
 
 // Entry and exit of a box crossing. faceHit(t, axis, highFace) gives the SurfaceHit on that face.
-// A t that overflowed (subnormal direction, coordinates near the largest finite value) is no hit.
+// A t that overflowed (subnormal direction, coordinates near the largest finite value), or a point within
+// [0, maxT] that did (a direction whose multiples leave the scalar's range), is no hit.
 template <class T, class FaceHit> std::optional<RaySolidHit<T>> slabSolidHit(const SlabSpan<T>& span, T maxT,
                                                                              const Vec3<T>& inverseDirection,
                                                                              FaceHit faceHit) {
     if (!spanMeetsRay(span, maxT) || !isFinite(span.entry) || !isFinite(span.exit)) return std::nullopt;
     const bool entryHigh = entersThroughHigh(inverseDirection, span.entryAxis);
     const bool exitHigh = !entersThroughHigh(inverseDirection, span.exitAxis);
-    return RaySolidHit<T>{faceHit(span.entry, span.entryAxis, entryHigh),
-                          faceHit(span.exit, span.exitAxis, exitHigh), span.entry < T(0)};
+    const RaySolidHit<T> crossing{faceHit(span.entry, span.entryAxis, entryHigh),
+                                  faceHit(span.exit, span.exitAxis, exitHigh), span.entry < T(0)};
+    if ((span.entry >= T(0) && !allFinite(crossing.entry.point)) ||
+        (span.exit <= maxT && !allFinite(crossing.exit.point)))
+        return std::nullopt;
+    return crossing;
 }
 
 }  // namespace detail

@@ -56,6 +56,9 @@ inline std::optional<RaySolidHit<T>> intersectRayCapsule(const RayPath<T>& ray, 
         }
         exit = endRoots->high;
     }
+    // Entry and exit from different surfaces (a sphere and the side) may cross within rounding on a line
+    // that only touches the capsule: a touch.
+    exit = std::max(entry, exit);
     if (!crossingReachesRay(entry, exit, ray.maxT)) return std::nullopt;
 
     const T inverseRadius = T(1) / capsule.radius;

@@ -225,6 +225,8 @@ inline std::optional<RaySolidHit<T>> intersectRayRoundedCone(const RayPath<T>& r
     const T margin = rounded.margin;
     if (!(margin >= T(0)) || !isFinite(margin)) return std::nullopt;
     if (margin == T(0)) return intersectRayCone(ray, cone);
+    // The solids below are met along the whole line (maxT = infinity): the ray's own maxT is checked here.
+    if (!(ray.maxT >= T(0))) return std::nullopt;
     // Built about the apex: solids placed at the cone's position would round their derived points (the
     // moved apex, the cylinder's ends) at the scale of that position, which tilts a short cone's axis.
     const Vec3<T> base = cone.base - cone.apex;

@@ -29,8 +29,9 @@ namespace analytic {
 //
 // nullopt when the line misses, when its stretch inside lies outside [0, maxT], for an invalid ray (see
 // isValidRay), for a plane with a NaN or an infinity, where dot(normal, origin) - offset or
-// dot(normal, direction) leaves the scalar's range, and where the entry or the exit does (|t| beyond the
-// largest finite value: a line all but parallel to the plane that bounds it).
+// dot(normal, direction) leaves the scalar's range, where the entry or the exit does (|t| beyond the
+// largest finite value: a line all but parallel to the plane that bounds it), and where a bounded end's
+// point within [0, maxT] does (a direction whose multiples reach beyond the scalar's range).
 //
 // T is taken from the ray alone, so any contiguous range of planes (an array, a vector) converts to the span.
 template <class T> std::optional<RaySolidHit<T>> intersectRayConvexPlanes(
@@ -80,7 +81,14 @@ template <class T> std::optional<RaySolidHit<T>> intersectRayConvexPlanes(
             glm::mix(ray.origin, t * ray.direction, glm::notEqual(ray.direction, Vec3<T>(0)));
         return SurfaceHit<T>{t, atInfinity, towardRay * unitVector(ray.direction)};
     };
-    return RaySolidHit<T>{hitAt(entry, entryPlane, T(-1)), hitAt(exit, exitPlane, T(1)), entry < T(0)};
+    const RaySolidHit<T> crossing{hitAt(entry, entryPlane, T(-1)), hitAt(exit, exitPlane, T(1)),
+                                  entry < T(0)};
+    // A bounded end within [0, maxT] whose point leaves the scalar's range (a direction reaching beyond
+    // it): no hit, as for an overflowed quotient.
+    if ((entry >= T(0) && isFinite(entry) && !isFinite(crossing.entry.point)) ||
+        (exit <= ray.maxT && isFinite(exit) && !isFinite(crossing.exit.point)))
+        return std::nullopt;
+    return crossing;
 }
 
 }  // namespace analytic

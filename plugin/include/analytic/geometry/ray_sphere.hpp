@@ -28,6 +28,21 @@ inline bool acceptsRoundSolid(const RayPath<T, N>& ray, const VecN<T, N>& offset
            isUsableSquare(radius * radius) && glm::dot(offset, offset) <= std::numeric_limits<T>::max();
 }
 
+// The roots of lineSphereRoots (below), its terms in multiples of the direction.
+template <class T, int N>
+inline std::optional<QuadraticRoots<T>> quadraticAlongLine(const VecN<T, N>& offset,
+                                                           const VecN<T, N>& direction, T inverseLength2,
+                                                           T radius2, T halfB, T excess) {
+    // Haines et al., Ray Tracing Gems ch. 7: halfB^2 - c equals (r^2 - |closest offset|^2) / |direction|^2,
+    // where the closest offset is the centre's distance to the line. That form has no cancellation for
+    // small or far spheres, while halfB^2 - c loses every digit once |offset| / r nears 1 / sqrt(epsilon).
+    const VecN<T, N> closestOffset = offset - halfB * direction;
+    const T gap = radius2 - glm::dot(closestOffset, closestOffset);
+    // Its sign decides: a negative product that underflows to -0 would pass for a tangent line.
+    if (!(gap >= T(0))) return std::nullopt;
+    return solveQuadratic(T(1), halfB, excess * inverseLength2, gap * inverseLength2);
+}
+
 // Parameters t where the line offset + t * direction (offset from a centre) is at distance sqrt(radius2)
 // from the centre; inverseLength2 = 1 / |direction|^2. N = 2 also gives the circle across a cylinder's
 // axis. Roots whose squares overflow (|t| beyond 1.8e19 in float, 1.3e154 in double, in multiples of the
@@ -37,15 +52,38 @@ inline std::optional<QuadraticRoots<T>> lineSphereRoots(const VecN<T, N>& offset
                                                         T inverseLength2, T radius2) {
     // The quadratic divided by |direction|^2: t^2 + 2 halfB t + c, where -halfB is the parameter of the
     // point nearest the centre. Dividing first leaves one division, in solveQuadratic.
-    const T halfB = glm::dot(offset, direction) * inverseLength2;
-    // Haines et al., Ray Tracing Gems ch. 7: halfB^2 - c equals (r^2 - |closest offset|^2) / |direction|^2,
-    // where the closest offset is the centre's distance to the line. That form has no cancellation for
-    // small or far spheres, while halfB^2 - c loses every digit once |offset| / r nears 1 / sqrt(epsilon).
-    const VecN<T, N> closestOffset = offset - halfB * direction;
-    const T discriminant = (radius2 - glm::dot(closestOffset, closestOffset)) * inverseLength2;
-    const auto roots =
-        solveQuadratic(T(1), halfB, (glm::dot(offset, offset) - radius2) * inverseLength2, discriminant);
+    const T excess = glm::dot(offset, offset) - radius2;  // its sign: the origin outside (+) or inside (-)
+    std::optional<QuadraticRoots<T>> roots;
+    T halfB;
+    if (radius2 * inverseLength2 >= std::numeric_limits<T>::min()) [[likely]] {
+        halfB = glm::dot(offset, direction) * inverseLength2;
+        roots = quadraticAlongLine(offset, direction, inverseLength2, radius2, halfB, excess);
+    } else {
+        // A direction so much longer than the radius that the terms in its multiples underflow (and
+        // lose their digits): solved in lengths along the unit direction, then divided by its length.
+        const T length = std::sqrt(T(1) / inverseLength2);
+        const VecN<T, N> unit = direction / length;
+        halfB = glm::dot(offset, unit);
+        roots = quadraticAlongLine(offset, unit, T(1), radius2, halfB, excess);
+        if (roots) roots = QuadraticRoots<T>{roots->low / length, roots->high / length};
+    }
     if (!roots || !isFinite(roots->low) || !isFinite(roots->high)) return std::nullopt;
+    // A root of |t| below the smallest number (a direction far longer than the solid) rounds to 0, which
+    // would put an origin outside on the surface, or one inside on it: the roots are made to agree with
+    // the origin's side, as its own distance decides it.
+    constexpr T tiny = std::numeric_limits<T>::denorm_min();
+    if (excess > T(0) && roots->low <= T(0) && roots->high >= T(0)) {
+        if (halfB < T(0)) {  // the solid is ahead
+            roots->low = tiny;
+            roots->high = std::max(roots->high, tiny);
+        } else {
+            roots->high = -tiny;
+            roots->low = std::min(roots->low, -tiny);
+        }
+    } else if (excess < T(0)) {
+        roots->low = std::min(roots->low, -tiny);
+        roots->high = std::max(roots->high, tiny);
+    }
     return roots;
 }
 

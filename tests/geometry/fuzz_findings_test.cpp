@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Zlib
+// Regressions of what the fuzz targets (tests/fuzz) found in the geometry core, one test per cause,
+// each the input the fuzzer reported (or a smaller one that fails the same way before the fix).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "analytic/geometry/closest_point.hpp"
+#include "analytic/geometry/plane_tests.hpp"
+#include "analytic/geometry/ray_box.hpp"
+#include "analytic/geometry/ray_capsule.hpp"
+#include "analytic/geometry/ray_cone.hpp"
+#include "analytic/geometry/ray_convex.hpp"
+#include "analytic/geometry/ray_cylinder.hpp"
+#include "analytic/geometry/ray_ellipsoid.hpp"
+#include "analytic/geometry/ray_sphere.hpp"
+
+namespace analytic {
+namespace {
+
+// The line misses the sphere by 0.41 of its radius, but the negative discriminant, a product of tiny
+// factors, underflowed to -0 and passed for a tangent: a hit at t = 0 from inside, in float.
+TEST(FuzzFindings, SphereMissedByALongLineIsNotHitWhenTheDiscriminantUnderflows) {
+    const RayPath<float> ray{{-0.0f, 1.17549435e-38f, 0.0f}, {-59216307945472.0f, 0.0f, 2.0f}, 1.0f};
+    const float e = 9.99969489e-15f;
+    EXPECT_FALSE(intersectRaySphere(ray, Sphere<float>{{e, e, e}, e}));
+}
+
+// A tangent line behind the origin: the root near t = 0 is -1e-25, but c (1e-50) underflowed to 0 in
+// float, so one root was -0 and the origin, outside the cylinder, counted as inside it.
+TEST(FuzzFindings, CylinderTouchedBehindTheOriginIsNotHit) {
+    const float e = 9.99969489e-15f;
+    const RayPath<float> ray{{0, 0, 0}, {0, -99993894912.0f, 0}, 1.0f};
+    EXPECT_FALSE(intersectRayCylinder(ray, Cylinder<float>{{0, e, e}, {e, e, e}, e}));
+}
+
+// A ray 1e9 long from the centre of a sphere of radius 1e-14, in float: the terms in multiples of the
+// direction underflowed into subnormals, and the exit came out 3.7 radii away.
+TEST(FuzzFindings, TinySphereLeftWhereItsSurfaceIsByALongRay) {
+    const float radius = 9.99969489e-15f;
+    const RayPath<float> ray{{0, 0, 0}, {1.1920929e-07f, 1e9f, 0}, 1.0f};
+    const auto hit = intersectRaySphere(ray, Sphere<float>{{0, 0, 0}, radius});
+    ASSERT_TRUE(hit);
+    EXPECT_TRUE(hit->originInside);
+    EXPECT_NEAR(glm::length(hit->exit.point), radius, 1e-3 * radius);
+}
+
+// A line tangent to a sphere at its origin, with the sphere as an ellipsoid under a rotation rounded in
+// float: c and the discriminant were both rounding noise and c / q put the exit at t = 2, three radii
+// from the centre.
+TEST(FuzzFindings, TangentLineFromTheSurfaceLeavesWhereItTouches) {
+    Mat3<float> rotation;
+    rotation[0] = {-0.885508358478546142578f, 0.381595939397811889648f, 0.265065103769302368164f};
+    rotation[1] = {-0.265065103769302368164f, -0.883450984954833984375f, 0.386335134506225585938f};
+    rotation[2] = {0.381595939397811889648f, 0.27184346318244934082f, 0.883450984954833984375f};
+    const Ellipsoid<float> ellipsoid{{3.125f, 3.125f, 3.125f}, rotation, {3.125f, 3.125f, 3.125f}};
+    const RayPath<float> ray{{0, 3.125f, 3.125f}, {-1.76483151e-11f, 3.125f, 3.125f}, 1.0f};
+    const auto hit = intersectRayEllipsoid(ray, ellipsoid);
+    ASSERT_TRUE(hit);
+    EXPECT_LT(hit->exit.t, 1e-3f);
+}
+
+// A line touching the capsule where its end sphere meets its side: entry (from the sphere) came out one
+// rounding after the exit (from the side).
+TEST(FuzzFindings, CapsuleTouchHasEntryNotAfterExit) {
+    const RayPath<double> ray{{-0.0, 4.5, 4.5}, {0, -4.94065645841246544e-324, -7.75}, 1};
+    const auto hit = intersectRayCapsule(ray, Capsule<double>{{1, -0.0, -6.375}, {0, 0, 0}, 4.5});
+    ASSERT_TRUE(hit);
+    EXPECT_LE(hit->entry.t, hit->exit.t);
+}
+
+// An exit within maxT whose point overflows (a direction near the largest double): no crossing, never
+// an infinite point (the fuzz target found it in the convex planes' test too).
+TEST(FuzzFindings, BoxCrossingWhosePointOverflowsIsNoHit) {
+    // The exit's t (1.89) is finite, its point (-2.2e308) is not.
+    const RayPath<double> ray{{0, 0, -0.5e308}, {0, 0, -0.9e308}, 2};
+    EXPECT_FALSE(intersectRayObb(ray, Obb<double>{{0, 0, -1.35e308}, Mat3<double>(1), {1, 1, 0.85e308}}));
+    // Within maxT = 1 the same box is hit, its exit beyond the ray.
+    const auto hit = intersectRayObb(RayPath<double>{ray.origin, ray.direction, 1},
+                                     Obb<double>{{0, 0, -1.35e308}, Mat3<double>(1), {1, 1, 0.85e308}});
+    ASSERT_TRUE(hit);
+    EXPECT_TRUE(std::isfinite(hit->entry.point.z));
+}
+
+// The rounded cone met its solids along the whole line and never looked at maxT: a ray with a negative
+// maxT (invalid) hit from inside.
+TEST(FuzzFindings, RoundedConeRejectsANegativeMaxT) {
+    const float e = 1.1920929e-07f;
+    const RayPath<float> ray{{-4.88e-33f, 0, 0}, {e, e, e}, -4.75f};
+    const RoundedCone<float> cone{{{0, 0, 0}, {0, 0, 8}, 4}, 0.125f};
+    EXPECT_FALSE(intersectRayRoundedCone(ray, cone));
+    EXPECT_TRUE(intersectRayRoundedCone(RayPath<float>{ray.origin, ray.direction, 1}, cone));
+}
+
+// Vertices near the largest float: an edge's difference overflowed into an infinite cut point.
+TEST(FuzzFindings, TrianglePlaneCutThatOverflowsIsNoResult) {
+    const Plane<float> plane{glm::normalize(Vec3<float>{5.75f, 5.75f, 0}), -6};
+    const Triangle<float> triangle{{3.40282347e+38f, 4.875f, -0.0f},
+                                   {-9.97070282e+34f, 1.76452631e+34f, 0.863006592f},
+                                   {4.875f, -6751.09863f, 0}};
+    const auto cut = intersectTrianglePlane(triangle, plane);
+    if (!cut) return;
+    for (const Vec3<float>& point : cut->segment)
+        EXPECT_TRUE(std::isfinite(point.x) && std::isfinite(point.y) && std::isfinite(point.z));
+}
+
+// Touching is decided on squares, the depth from a length: a length rounded above the radius made the
+// depth negative for a sphere touching a vertex (the fuzzer's case; these guard the clamp).
+TEST(FuzzFindings, SphereTriangleContactDepthIsNeverNegative) {
+    const Triangle<double> triangle{{7.75, 6.5, 0.999969482421875}, {-6.875, -8, -8}, {-8, -8, -8}};
+    const auto contact = sphereTriangleContact(Sphere<double>{{-8, -8, -8}, -0.0}, triangle);
+    ASSERT_TRUE(contact);
+    EXPECT_GE(contact->contact.depth, 0.0);
+    for (double radius : {1e-300, 1e-12, 0.5}) {
+        const auto touching = sphereTriangleContact(Sphere<double>{{-8, -8, -8}, radius}, triangle);
+        ASSERT_TRUE(touching);
+        EXPECT_GE(touching->contact.depth, 0.0);
+    }
+}
+
+}  // namespace
+}  // namespace analytic
