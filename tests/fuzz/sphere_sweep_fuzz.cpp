@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Zlib
+// Fuzz target: sphere sweeps against spheres, capsules, boxes, planes and triangles. Invariants: no crash
+// or undefined behaviour; a hit has t in [0, maxT] (0 when it starts in contact), a finite point and a
+// unit normal; at t the moving sphere touches the target: its centre is radius away from the reported
+// point, which lies on the target; a sweep of radius 0 against a sphere is the ray's first hit.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "analytic/geometry/first_hit.hpp"
+#include "analytic/geometry/sphere_sweep.hpp"
+#include "fuzz_checks.hpp"
+
+namespace analytic::fuzz {
+namespace {
+
+// distanceToTarget: distance from a point to the target (0 on and inside it), where cheap and sane.
+template <class T> void checkSweep(const std::optional<SphereSweepHit<T>>& hit, const RayPath<T>& path,
+                                   T radius, bool sane, Real targetScale,
+                                   const std::function<Real(const RVec&)>& distanceToTarget) {
+    if (!hit) return;
+    FUZZ_CHECK(finite(hit->t) && hit->t >= T(0) && hit->t <= path.maxT);
+    FUZZ_CHECK(finite(hit->point) && finite(hit->normal));
+    if (hit->startsInContact) FUZZ_CHECK(hit->t == T(0));
+    if (!sane) return;
+    FUZZ_CHECK(isUnit(hit->normal));
+    const RVec center = wide(path.origin) + Real(hit->t) * wide(path.direction);
+    const Real scale = std::max({targetScale, magnitude(path.origin), magnitude(radius),
+                                 magnitude(path.direction) * Real(hit->t), magnitude(hit->point)});
+    if (!Input::covered<T>(scale) || !Input::covered<T>(magnitude(path.direction)) ||
+        !(radius == T(0) || Input::covered<T>(radius)))
+        return;
+    const Real tolerance = surfaceTolerance<T>(scale) +
+                           magnitude(path.direction) * Real(std::numeric_limits<T>::denorm_min()) * 4;
+    FUZZ_CHECK(distanceToTarget(wide(hit->point)) <= tolerance);
+    if (!hit->startsInContact)
+        FUZZ_CHECK(std::abs(length(center - wide(hit->point)) - Real(radius)) <= tolerance);
+}
+
+template <class T> bool nonNegative(T x) { return finite(x) && x >= T(0); }
+
+template <class T> void run(Input& in) {
+    const RayPath<T> path = in.ray<T>();
+    const T radius = in.flag() ? in.ordinary<T>() : in.scalar<T>();
+    const bool saneSweep = isValidRay(path) && nonNegative(radius);
+    const int target = in.below(6);
+    Input::note(target);
+    switch (target) {
+        case 0: {
+            const Sphere<T> sphere{in.vec3<T>(), in.scalar<T>()};
+            const bool sane = saneSweep && finite(sphere.center) && nonNegative(sphere.radius);
+            const auto hit = sweepSphereSphere(path, radius, sphere);
+            checkSweep(hit, path, radius, sane, scaleOf(sphere.center, sphere.radius), [&](const RVec& p) {
+                return std::max(Real(0), length(p - wide(sphere.center)) - Real(sphere.radius));
+            });
+            // Radius 0: the ray's first hit (t = 0 from inside), the same parameter.
+            if (radius == T(0)) {
+                const auto ray = firstHit(intersectRaySphere(path, sphere), path, StartInside::HitAtOrigin);
+                if (hit && ray && sane && sphere.radius > T(0)) FUZZ_CHECK(hit->t == ray->t);
+            }
+            break;
+        }
+        case 1: {
+            const Capsule<T> capsule{in.vec3<T>(), in.vec3<T>(), in.scalar<T>()};
+            const bool sane =
+                saneSweep && finite(capsule.a) && finite(capsule.b) && nonNegative(capsule.radius);
+            checkSweep(sweepSphereCapsule(path, radius, capsule), path, radius, sane,
+                       scaleOf(capsule.a, capsule.b, capsule.radius), [&](const RVec& p) {
+                           return std::max(Real(0), distanceToSegment(p, wide(capsule.a), wide(capsule.b)) -
+                                                        Real(capsule.radius));
+                       });
+            break;
+        }
+        case 2: {
+            const Obb<T> box{in.vec3<T>(), in.rotation<T>(), in.vec3<T>()};
+            const bool sane = saneSweep && finite(box.center) && isOrthonormal(box.rotation) &&
+                              finite(box.halfExtents) &&
+                              glm::all(glm::greaterThanEqual(box.halfExtents, Vec3<T>(0)));
+            checkSweep(sweepSphereObb(path, radius, box), path, radius, sane,
+                       scaleOf(box.center, box.halfExtents),
+                       [&](const RVec& p) { return std::max(Real(0), signedDistanceToObb(p, box)); });
+            break;
+        }
+        case 3: {
+            const Aabb<T> box{in.vec3<T>(), in.vec3<T>()};
+            const Obb<T> asObb{(box.min + box.max) / T(2), Mat3<T>(T(1)), (box.max - box.min) / T(2)};
+            const bool sane = saneSweep && finite(box.min) && finite(box.max) && finite(asObb.halfExtents) &&
+                              glm::all(glm::lessThanEqual(box.min, box.max));
+            checkSweep(
+                sweepSphereAabb(path, radius, box), path, radius, sane, scaleOf(box.min, box.max),
+                [&](const RVec& p) {
+                    RVec outside(0);
+                    for (int k = 0; k < 3; ++k)
+                        outside[k] = std::max({Real(0), Real(box.min[k]) - p[k], p[k] - Real(box.max[k])});
+                    return length(outside);
+                });
+            break;
+        }
+        case 4: {
+            const Vec3<T> normal = in.vec3<T>();
+            const Plane<T> plane{in.flag() ? normal : Vec3<T>(glm::normalize(wide(normal))), in.scalar<T>()};
+            const bool sane = saneSweep && isUnit(plane.normal) && finite(plane.offset);
+            const auto distance = [&](const RVec& p) {
+                return std::abs(glm::dot(wide(plane.normal), p) - Real(plane.offset));
+            };
+            checkSweep(sweepSpherePlane(path, radius, plane), path, radius, sane, magnitude(plane.offset),
+                       distance);
+            checkSweep(sweepSphereTwoSidedPlane(path, radius, plane), path, radius, sane,
+                       magnitude(plane.offset), distance);
+            break;
+        }
+        default: {
+            const Triangle<T> triangle{in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>(), in.ordinaryVec3<T>(),
+                                       in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>()};
+            const bool sane = saneSweep && finite(triangle.a) && finite(triangle.b) && finite(triangle.c);
+            const auto distance = [&](const RVec& p) {
+                // Closest point on the triangle in long double (Ericson's regions through the edges).
+                const RVec a = wide(triangle.a), b = wide(triangle.b), c = wide(triangle.c);
+                const RVec normal = glm::cross(b - a, c - a);
+                const Real area = length(normal);
+                Real best = std::min(
+                    {distanceToSegment(p, a, b), distanceToSegment(p, b, c), distanceToSegment(p, c, a)});
+                if (area > 0) {
+                    const RVec unit = normal / area;
+                    const RVec projected = p - glm::dot(unit, p - a) * unit;
+                    const bool inside = glm::dot(glm::cross(b - a, projected - a), unit) >= 0 &&
+                                        glm::dot(glm::cross(c - b, projected - b), unit) >= 0 &&
+                                        glm::dot(glm::cross(a - c, projected - c), unit) >= 0;
+                    if (inside) best = std::min(best, std::abs(glm::dot(unit, p - a)));
+                }
+                return best;
+            };
+            const Real scale = scaleOf(triangle.a, triangle.b, triangle.c);
+            checkSweep(sweepSphereTriangle(path, radius, triangle), path, radius, sane, scale, distance);
+            checkSweep(sweepSphereTriangle(path, radius, triangle, FaceCulling::BackFaces), path, radius,
+                       sane, scale, distance);
+            break;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace analytic::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    analytic::fuzz::Input in(data, size);
+    if (in.flag())
+        analytic::fuzz::run<double>(in);
+    else
+        analytic::fuzz::run<float>(in);
+    return 0;
+}
