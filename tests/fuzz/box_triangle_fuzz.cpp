@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Zlib
+// Fuzz target: the box-triangle contact (separating axes, clipped points), free and along the
+// triangle's normal, on every side. Invariants: no crash or undefined behaviour; outputs finite, the
+// normal unit, at most 8 points each within reach; every point on the triangle (its plane and inside
+// its edges, within rounding), and its distance to the box along the normal no more than the box's
+// reach from it (the box touches where the point says, up to rounding).
+#include <cstddef>
+#include <cstdint>
+
+#include "analytic/geometry/box_triangle.hpp"
+#include "fuzz_checks.hpp"
+
+namespace analytic::fuzz {
+namespace {
+
+template <class T> Real distanceToTriangle(const RVec& p, const Triangle<T>& triangle) {
+    const RVec a = wide(triangle.a), b = wide(triangle.b), c = wide(triangle.c);
+    Real best =
+        std::min({distanceToSegment(p, a, b), distanceToSegment(p, b, c), distanceToSegment(p, c, a)});
+    const RVec normal = glm::cross(b - a, c - a);
+    const Real area = length(normal);
+    if (area > 0) {
+        const RVec unit = normal / area;
+        const RVec projected = p - glm::dot(unit, p - a) * unit;
+        if (glm::dot(glm::cross(b - a, projected - a), unit) >= 0 &&
+            glm::dot(glm::cross(c - b, projected - b), unit) >= 0 &&
+            glm::dot(glm::cross(a - c, projected - c), unit) >= 0)
+            best = std::min(best, std::abs(glm::dot(unit, p - a)));
+    }
+    return best;
+}
+
+template <class T> void run(Input& in) {
+    const Obb<T> box{in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>(), in.rotation<T>(),
+                     in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>()};
+    const Triangle<T> triangle{in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>(), in.ordinaryVec3<T>(),
+                               in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>()};
+    const T reach = in.flag() ? in.ordinary<T>() : in.scalar<T>();
+    const TriangleSide side = TriangleSide(in.below(3));
+    const bool alongNormal = in.flag();
+    const auto contact = alongNormal ? collideObbTriangleAlongNormal(box, triangle, reach, side)
+                                     : collideObbTriangle(box, triangle, reach, side);
+    if (!contact) return;
+    FUZZ_CHECK(finite(contact->normal) && finite(contact->separation));
+    FUZZ_CHECK(contact->pointCount >= 0 && contact->pointCount <= 8);
+    for (int i = 0; i < contact->pointCount; ++i) {
+        const BoxTrianglePoint<T>& point = contact->points[std::size_t(i)];
+        FUZZ_CHECK(finite(point.onTriangle) && finite(point.distance));
+    }
+    const bool sane = isOrthonormal(box.rotation) && finite(box.center) && finite(box.halfExtents) &&
+                      glm::all(glm::greaterThanEqual(box.halfExtents, Vec3<T>(0))) && finite(reach) &&
+                      reach >= T(0);
+    if (!sane) return;
+    FUZZ_CHECK(isUnit(contact->normal));
+    const Real scale = scaleOf(box.center, box.halfExtents, triangle.a, triangle.b, triangle.c, reach);
+    const Real size = scaleOf(triangle.b - triangle.a, triangle.c - triangle.a);
+    if (!Input::covered<T>(scale) || !Input::covered<T>(size)) return;
+    const Real tolerance = surfaceTolerance<T>(scale);
+    for (int i = 0; i < contact->pointCount; ++i) {
+        const BoxTrianglePoint<T>& point = contact->points[std::size_t(i)];
+        FUZZ_CHECK(Real(point.distance) <= Real(reach) + tolerance);
+        FUZZ_CHECK(distanceToTriangle(wide(point.onTriangle), triangle) <= tolerance);
+        // The box's point that the contact pairs with: onTriangle + distance * normal lies on the box's
+        // surface (or inside it, for points clipped from the triangle against a face).
+        const RVec onBox = wide(point.onTriangle) + Real(point.distance) * wide(contact->normal);
+        if (!(signedDistanceToObb(onBox, box) <= tolerance)) {
+            std::fprintf(stderr, "axis %d feature %d sep %g dist %g along %d points %d sd %Lg side %d\n",
+                         int(contact->axis), int(contact->feature), double(contact->separation),
+                         double(point.distance), int(alongNormal), contact->pointCount,
+                         signedDistanceToObb(onBox, box), int(side));
+        }
+        FUZZ_CHECK(signedDistanceToObb(onBox, box) <= tolerance);
+    }
+}
+
+}  // namespace
+}  // namespace analytic::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    analytic::fuzz::Input in(data, size);
+    if (in.flag())
+        analytic::fuzz::run<double>(in);
+    else
+        analytic::fuzz::run<float>(in);
+    return 0;
+}

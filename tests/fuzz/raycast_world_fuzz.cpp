@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: Zlib
+// Fuzz target: rayTest, the all-hits callback, the batches (one and two threads, with and without a
+// cache, the cache used again) on small worlds of every shape the ray casts know (sphere, box, capsule,
+// cylinder, cone, hull, plane, compound, triangle mesh, scaled mesh, heightfield, ellipsoid, Bullet's
+// triangle and multi-sphere), with hostile sizes, scalings, transforms, vertices and rays.
+// Invariants: no crash or undefined behaviour; every hit has a fraction in [0, 1], a finite point and a
+// unit normal; the batches give rayTest's closest hit (object and fraction) and all-hits' nearest; a
+// hit on a sane sphere or box lies on it.
+#include <btBulletCollisionCommon.h>
+
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "analytic/ellipsoid_shape.hpp"
+#include "analytic/ray_batch.hpp"
+#include "analytic/ray_test.hpp"
+#include "fuzz_checks.hpp"
+
+namespace analytic::fuzz {
+namespace {
+
+using Scalar = btScalar;
+
+bool finiteVector(const btVector3& v) {
+    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+btVector3 bullet(const Vec3<Scalar>& v) { return {v.x, v.y, v.z}; }
+
+struct Scene {
+    btDefaultCollisionConfiguration configuration;
+    btCollisionDispatcher dispatcher{&configuration};
+    btDbvtBroadphase broadphase;
+    btCollisionWorld world{&dispatcher, &broadphase, &configuration};
+    std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btCollisionObject>> objects;
+    std::vector<std::unique_ptr<btTriangleIndexVertexArray>> meshData;
+    std::vector<std::vector<Scalar>> floats;
+    std::vector<std::vector<int>> ints;
+    // Sane solids whose surface a hit can be checked on.
+    struct Checked {
+        const btCollisionObject* object;
+        int kind;  // 0 sphere, 1 box
+        Scalar radius;
+        btVector3 half;
+    };
+    std::vector<Checked> checked;
+
+    ~Scene() {
+        for (auto& object : objects)
+            world.removeCollisionObject(object.get());
+    }
+
+    template <class Shape> Shape* keep(Shape* shape) {
+        shapes.emplace_back(shape);
+        return shape;
+    }
+};
+
+Scalar size(Input& in, bool& sane) {
+    if (in.below(4) == 0) {
+        const Scalar value = in.scalar<Scalar>();
+        sane = sane && std::isfinite(value) && value >= Scalar(1e-3) && value <= Scalar(1e3);
+        return value;
+    }
+    return Scalar(0.05) + Scalar(in.byte()) / 64;
+}
+
+Vec3<Scalar> vector(Input& in, bool& sane, Scalar range) {
+    if (in.below(6) == 0) {
+        const Vec3<Scalar> v = in.vec3<Scalar>();
+        sane = sane && finite(v) && magnitude(v) <= 1e4;
+        return v;
+    }
+    return {Scalar(in.below(65) - 32) * range / 32, Scalar(in.below(65) - 32) * range / 32,
+            Scalar(in.below(65) - 32) * range / 32};
+}
+
+btTriangleIndexVertexArray* gridMesh(Input& in, Scene& scene) {
+    const int n = 1 + in.below(4);
+    auto& vertices = scene.floats.emplace_back();
+    auto& indices = scene.ints.emplace_back();
+    for (int k = 0; k <= n; ++k)
+        for (int i = 0; i <= n; ++i) {
+            Scalar height = Scalar(in.below(8)) / 8;
+            if (in.below(16) == 0) height = in.scalar<Scalar>();
+            vertices.insert(vertices.end(), {Scalar(i - n / 2), height, Scalar(k - n / 2)});
+        }
+    for (int k = 0; k < n; ++k)
+        for (int i = 0; i < n; ++i) {
+            const int a = k * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+            // Sometimes a degenerate triangle (a repeated corner).
+            indices.insert(indices.end(), {a, c, in.below(16) == 0 ? a : b, b, c, d});
+        }
+    scene.meshData.push_back(std::make_unique<btTriangleIndexVertexArray>(
+        int(indices.size() / 3), indices.data(), int(3 * sizeof(int)), int(vertices.size() / 3),
+        vertices.data(), int(3 * sizeof(Scalar))));
+    return scene.meshData.back().get();
+}
+
+btCollisionShape* shape(Input& in, Scene& scene, bool& sane, int& kind) {
+    kind = in.below(14);
+    switch (kind) {
+        case 0:
+            return scene.keep(new btSphereShape(size(in, sane)));
+        case 1:
+            return scene.keep(
+                new btBoxShape(bullet(Vec3<Scalar>(size(in, sane), size(in, sane), size(in, sane)))));
+        case 2:
+            return scene.keep(new btCapsuleShape(size(in, sane), size(in, sane)));
+        case 3:
+            return scene.keep(
+                new btCylinderShapeZ(bullet(Vec3<Scalar>(size(in, sane), size(in, sane), size(in, sane)))));
+        case 4:
+            return scene.keep(new btConeShapeX(size(in, sane), size(in, sane)));
+        case 5: {
+            auto* hull = scene.keep(new btConvexHullShape());
+            const int points = 1 + in.below(8);
+            for (int i = 0; i < points; ++i)
+                hull->addPoint(bullet(vector(in, sane, 2)), false);
+            hull->recalcLocalAabb();
+            if (in.below(4)) hull->initializePolyhedralFeatures();
+            return hull;
+        }
+        case 6: {
+            Vec3<Scalar> normal(0, 1, 0);
+            if (in.flag()) normal = vector(in, sane, 1);
+            return scene.keep(
+                new btStaticPlaneShape(bullet(normal), in.flag() ? in.scalar<Scalar>() : Scalar(0)));
+        }
+        case 7: {
+            auto* compound = scene.keep(new btCompoundShape(in.flag()));
+            const int children = 1 + in.below(3);
+            for (int i = 0; i < children; ++i) {
+                btTransform at(btQuaternion::getIdentity(), bullet(vector(in, sane, 2)));
+                compound->addChildShape(
+                    at, in.flag()
+                            ? static_cast<btCollisionShape*>(scene.keep(new btSphereShape(size(in, sane))))
+                            : scene.keep(
+                                  new btBoxShape(btVector3(size(in, sane), size(in, sane), size(in, sane)))));
+            }
+            return compound;
+        }
+        case 8:
+        case 9: {
+            auto* mesh = scene.keep(new btBvhTriangleMeshShape(gridMesh(in, scene), true));
+            if (kind == 8) return mesh;
+            return scene.keep(new btScaledBvhTriangleMeshShape(mesh, bullet(vector(in, sane, 2))));
+        }
+        case 10: {
+            const int n = 2 + in.below(4);
+            auto& heights = scene.floats.emplace_back(std::size_t(n * n));
+            for (Scalar& h : heights)
+                h = Scalar(in.below(8)) / 8;
+            auto* terrain = scene.keep(new btHeightfieldTerrainShape(
+                n, n, heights.data(), Scalar(1), Scalar(0), Scalar(1), in.below(3), PHY_FLOAT, in.flag()));
+            if (in.flag()) terrain->setLocalScaling(bullet(vector(in, sane, 4)));
+            return terrain;
+        }
+        case 11:
+            return scene.keep(
+                new EllipsoidShape(bullet(Vec3<Scalar>(size(in, sane), size(in, sane), size(in, sane)))));
+        case 12:
+            return scene.keep(new btTriangleShape(bullet(vector(in, sane, 2)), bullet(vector(in, sane, 2)),
+                                                  bullet(vector(in, sane, 2))));
+        default: {
+            const btVector3 centres[2] = {bullet(vector(in, sane, 1)), bullet(vector(in, sane, 1))};
+            const Scalar radii[2] = {size(in, sane), size(in, sane)};
+            return scene.keep(new btMultiSphereShape(centres, radii, 2));
+        }
+    }
+}
+
+void checkHit(const btCollisionObject* object, Scalar fraction, const btVector3& point,
+              const btVector3& normal) {
+    FUZZ_CHECK(object != nullptr);
+    FUZZ_CHECK(std::isfinite(fraction) && fraction >= 0 && fraction <= 1);
+    FUZZ_CHECK(finiteVector(point) && finiteVector(normal));
+    FUZZ_CHECK(std::abs(normal.length() - 1) < Scalar(1e-3));
+}
+
+void run(Input& in) {
+    Scene scene;
+    const int count = 1 + in.below(6);
+    for (int i = 0; i < count; ++i) {
+        bool sane = true;
+        int kind = 0;
+        btCollisionShape* made = shape(in, scene, sane, kind);
+        if (in.below(8) == 0 && kind != 6) made->setLocalScaling(bullet(vector(in, sane, 2)));
+        const Mat3<Scalar> rotation = in.rotation<Scalar>();
+        sane = sane && isOrthonormal(rotation);
+        btMatrix3x3 basis;
+        for (int row = 0; row < 3; ++row)
+            basis[row] = btVector3(rotation[0][row], rotation[1][row], rotation[2][row]);
+        auto object = std::make_unique<btCollisionObject>();
+        object->setCollisionShape(made);
+        object->setWorldTransform(btTransform(basis, bullet(vector(in, sane, 8))));
+        scene.world.addCollisionObject(object.get());
+        if (sane && kind == 0)
+            scene.checked.push_back({object.get(), 0, static_cast<btSphereShape*>(made)->getRadius(), {}});
+        if (sane && kind == 1)
+            scene.checked.push_back(
+                {object.get(), 1, 0, static_cast<btBoxShape*>(made)->getHalfExtentsWithMargin()});
+        scene.objects.push_back(std::move(object));
+    }
+    scene.world.updateAabbs();
+
+    std::vector<Ray> rays(std::size_t(1 + in.below(8)));
+    for (Ray& ray : rays) {
+        bool sane = true;
+        ray.from = bullet(vector(in, sane, 16));
+        ray.to = in.below(8) == 0 ? ray.from : bullet(vector(in, sane, 16));
+        if (in.below(8) == 0) ray.to = ray.from + (ray.to - ray.from) * Scalar(1e9);
+    }
+    std::vector<RayHit> single(rays.size()), cached(rays.size());
+    rayTestBatch(scene.world, rays, single, {.threads = 1});
+    BatchCache cache;
+    for (int round = 0; round < 2; ++round) {
+        rayTestBatch(scene.world, rays, cached, {.threads = 2, .cache = &cache});
+        for (std::size_t r = 0; r < rays.size(); ++r) {
+            FUZZ_CHECK(cached[r].object == single[r].object);
+            if (single[r].object) FUZZ_CHECK(cached[r].fraction == single[r].fraction);
+        }
+    }
+    AllRayHits all;
+    rayTestBatchAllHits(scene.world, rays, all, {.threads = 1});
+    for (std::size_t r = 0; r < rays.size(); ++r) {
+        const Ray& ray = rays[r];
+        btCollisionWorld::ClosestRayResultCallback closest(ray.from, ray.to);
+        rayTest(scene.world, ray.from, ray.to, closest);
+        const RayHit& hit = single[r];
+        if (closest.hasHit())
+            checkHit(closest.m_collisionObject, closest.m_closestHitFraction, closest.m_hitPointWorld,
+                     closest.m_hitNormalWorld);
+        if (hit.object) checkHit(hit.object, hit.fraction, hit.point, hit.normal);
+        // Two objects hit at the same fraction (a ray starting inside both) may be reported either way.
+        FUZZ_CHECK(bool(hit.object) == closest.hasHit());
+        if (hit.object) {
+            FUZZ_CHECK(hit.fraction == closest.m_closestHitFraction);
+            FUZZ_CHECK(hit.object == closest.m_collisionObject || hit.fraction == 0);
+        }
+        const auto hits = all.hitsOf(r);
+        for (const RayHit& each : hits)
+            checkHit(each.object, each.fraction, each.point, each.normal);
+        if (hit.object) FUZZ_CHECK(!hits.empty() && hits[0].fraction == hit.fraction);
+        btCollisionWorld::AllHitsRayResultCallback every(ray.from, ray.to);
+        rayTest(scene.world, ray.from, ray.to, every);
+        for (int i = 0; i < every.m_hitFractions.size(); ++i)
+            checkHit(every.m_collisionObjects[i], every.m_hitFractions[i], every.m_hitPointWorld[i],
+                     every.m_hitNormalWorld[i]);
+        // On a sane sphere or box, the hit is on its surface (or at the ray's origin inside it).
+        for (const Scene::Checked& solid : scene.checked) {
+            if (hit.object != solid.object) continue;
+            const btTransform& place = solid.object->getWorldTransform();
+            const btVector3 local = place.invXform(hit.point);
+            const Real scale = std::max({Real(16), Real(place.getOrigin().length()), Real(solid.radius),
+                                         Real(solid.half.length()), Real((ray.to - ray.from).length())});
+            const Real tolerance = 4096 * roundoff<Scalar> * scale;
+            Real distance;
+            if (solid.kind == 0) {
+                distance = Real(local.length()) - Real(solid.radius);
+            } else {
+                RVec outside(0);
+                Real deepest = -1e30L;
+                for (int k = 0; k < 3; ++k) {
+                    const Real d = std::abs(Real(local[k])) - Real(solid.half[k]);
+                    outside[k] = std::max(d, Real(0));
+                    deepest = std::max(deepest, d);
+                }
+                distance = deepest > 0 ? length(outside) : deepest;
+            }
+            if (hit.fraction > 0)
+                FUZZ_CHECK(std::abs(distance) <= tolerance);
+            else
+                FUZZ_CHECK(distance <= tolerance);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace analytic::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    analytic::fuzz::Input in(data, size);
+    analytic::fuzz::run(in);
+    return 0;
+}
