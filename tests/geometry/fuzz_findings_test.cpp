@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "analytic/geometry/box_triangle.hpp"
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_box.hpp"
@@ -116,6 +117,30 @@ TEST(FuzzFindings, SphereTriangleContactDepthIsNeverNegative) {
         const auto touching = sphereTriangleContact(Sphere<double>{{-8, -8, -8}, radius}, triangle);
         ASSERT_TRUE(touching);
         EXPECT_GE(touching->contact.depth, 0.0);
+    }
+}
+
+// A box 1e7 long beside a triangle 20 across, 2.8 apart along an edge pair's axis: the threshold below
+// which edge axes count as parallel was taken from the box's half extents, so every edge axis was
+// skipped, the shapes seemed to overlap by 0.625, the box face's clipping found nothing and the fallback
+// to the triangle's normal reported a point 2e6 deep.
+TEST(FuzzFindings, LongBoxBesideATriangleIsApartAlongAnEdgeAxis) {
+    Mat3<float> rotation;
+    rotation[0] = {0, -1, 0};
+    rotation[1] = {-1, 0, 0};
+    rotation[2] = {0, 0, -1};
+    const Triangle<float> triangle{{-2.625f, 7.75f, 7.75f}, {-6.625f, -6.625f, -0.001f}, {-8, -8, -8}};
+    for (const float length : {1e7f, 1e4f, 100.0f}) {
+        const Obb<float> box{{2.5f, 7.75f, -3.25f}, rotation, {length, 5.75f, 0.5f}};
+        EXPECT_FALSE(collideObbTriangle(box, triangle, 0.0f)) << length;
+        // 2.8 apart: within this reach (at 1e7 the box's float coordinates round by 1, so maybe not).
+        const auto within = collideObbTriangle(box, triangle, 3.0f);
+        if (length < 1e5f) {
+            ASSERT_TRUE(within) << length;
+        }
+        if (!within) continue;
+        for (int i = 0; i < within->pointCount; ++i)
+            EXPECT_GT(within->points[i].distance, 1.0f) << length;
     }
 }
 

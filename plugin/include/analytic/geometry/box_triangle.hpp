@@ -225,7 +225,10 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
         // along k is zero), exact in the box's frame up to the edge's own roundings, about unitRoundoff
         // times the scale: below sqrt(unitRoundoff) times the scale it is skipped. A vector p projects
         // on it as (e_k x t) . p = (t x p)_k, so a cross product gives the projections on all three.
-        const T scale = std::max({maxAbsComponent(lowest), maxAbsComponent(highest), maxAbsComponent(half)});
+        // The edges' roundings are those of the triangle's coordinates in the box's frame: a long box
+        // (half extents far beyond them) must not make every edge axis look parallel, or an edge axis
+        // that separates the shapes goes untested and the faces' clipping finds nothing to stand on.
+        const T scale = std::max(maxAbsComponent(lowest), maxAbsComponent(highest));
         const T smallestCrossSquared = unitRoundoff<T> * scale * scale;
         T bestEdgeSeparation = -std::numeric_limits<T>::infinity(), bestEdgeSign = 1, bestEdgeScale = 0;
         int bestEdgeAxis = -1, bestEdge = 0;
