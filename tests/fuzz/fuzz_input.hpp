@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 
 #include "analytic/geometry/primitives.hpp"
@@ -200,14 +201,17 @@ private:
     std::size_t position_ = 0;
 };
 
-// What the case being run is, printed when an invariant breaks (set by the target; nothing by default).
+// What the case being run is, printed when an invariant breaks: the scalars decoded, and what the target
+// sets describeMore to print (its primitives, its result).
 inline void (*describeCase)() = &Input::describeLog;
+inline std::function<void()> describeMore;
 
 // A broken invariant: says which and where, and the case, then aborts, which libFuzzer reports with the
 // input.
 [[noreturn]] inline void fail(const char* what, const char* file, int line) {
     std::fprintf(stderr, "fuzz invariant broken: %s (%s:%d)\n", what, file, line);
     if (describeCase) describeCase();
+    if (describeMore) describeMore();
     std::abort();
 }
 
