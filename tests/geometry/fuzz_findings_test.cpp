@@ -144,5 +144,81 @@ TEST(FuzzFindings, LongBoxBesideATriangleIsApartAlongAnEdgeAxis) {
     }
 }
 
+// No point of a box-triangle contact deeper than the least overlap and the axis bias allow (either side).
+template <class T>
+void expectNoDeeperThanTheOverlap(const BoxTriangleContact<T>& contact, const Obb<T>& box) {
+    const T size = box.halfExtents.x + box.halfExtents.y + box.halfExtents.z;
+    for (int i = 0; i < contact.pointCount; ++i)
+        EXPECT_GE(contact.points[i].distance, (contact.separation - T(1e-3) * size) / T(0.98) - T(1e-5))
+            << "separation " << contact.separation;
+}
+
+// A needle 1e9 long through a box, in double: its normal came from its two long edges, which nearly
+// cancel, and the plane moved 0.15 off the triangle.
+TEST(FuzzFindings, BoxTriangleNeedleKeepsItsPlane) {
+    Mat3<double> rotation;
+    rotation[0] = {0.942386449272432868973, -0.252621605995881626239, -0.219294560834868645927};
+    rotation[1] = {-0.219294560834868645927, -0.961554069219322959938, 0.165298722185029917098};
+    rotation[2] = {-0.252621605995881626239, -0.107685171457462772193, -0.961554069219322959938};
+    const Obb<double> box{{-7.25, 6.875, 6.875}, rotation, {5.75, 4.625, 7.875}};
+    const Triangle<double> triangle{{7.875, 7.875, 1e9}, {-8, -8, -8}, {4.875, 3, 4.875}};
+    const auto contact = collideObbTriangle(box, triangle, 6.875, TriangleSide::Back);
+    ASSERT_TRUE(contact);
+    using Wide = glm::vec<3, long double, glm::defaultp>;
+    const auto wide = [](const Vec3<double>& v) { return Wide(v.x, v.y, v.z); };
+    const Wide normal =
+        glm::normalize(glm::cross(wide(triangle.c) - wide(triangle.b), wide(triangle.a) - wide(triangle.c)));
+    for (int i = 0; i < contact->pointCount; ++i)
+        EXPECT_LT(std::abs(glm::dot(normal, wide(contact->points[i].onTriangle) - wide(triangle.b))), 1e-6L)
+            << i;
+}
+
+// A triangle 9,000 long through a box 5 across: the axes' bias was 0.1% of a size that counted the
+// triangle's longest edge (9.3 here), its normal won over a box face overlapping 0.25, the face's clipping
+// over the needle found nothing, and the fallback reported a point 4 deep.
+TEST(FuzzFindings, BoxTriangleNeedleIsNotTakenDeeperThanTheOverlap) {
+    Mat3<float> rotation;
+    rotation[0] = {0, -1, 0};
+    rotation[1] = {0, 0, -1};
+    rotation[2] = {1, 0, 0};
+    const Obb<float> box{{1.1920929e-07f, -4.625f, -4.625f}, rotation, {4.875f, 4.875f, 4.875f}};
+    const Triangle<float> triangle{
+        {5389.404296875f, 5372.314453125f, 5372.314453125f}, {0.000537231448f, 6.875f, -2}, {0, 0, 0}};
+    const auto contact = collideObbTriangle(box, triangle, 0.0f);
+    ASSERT_TRUE(contact);
+    expectNoDeeperThanTheOverlap(*contact, box);
+}
+
+// A box flat on two axes (a segment): its faces clip nothing, and the fallback corner took the depth
+// along the triangle's normal (1.37) where the shapes overlap by 1.
+TEST(FuzzFindings, FlatBoxFallbackIsNotDeeperThanTheOverlap) {
+    Mat3<float> rotation;
+    rotation[0] = {1, 0, 0};
+    rotation[1] = {0, 0, 1};
+    rotation[2] = {0, -1, 0};
+    const Obb<float> box{{-2.625f, -2.625f, -7}, rotation, {0, 0, 5.375f}};
+    const Triangle<float> triangle{{-8, 1.25f, 0}, {5.375f, -2.625f, -8}, {-8, -8, -8}};
+    const auto contact = collideObbTriangle(box, triangle, 0.0f);
+    ASSERT_TRUE(contact);
+    expectNoDeeperThanTheOverlap(*contact, box);
+}
+
+// A box reaching past the largest float: its sums overflowed into NaN points.
+TEST(FuzzFindings, BoxTriangleOverflowIsNoContact) {
+    Mat3<float> rotation;
+    rotation[0] = {-1, 0, 0};
+    rotation[1] = {0, 1, 0};
+    rotation[2] = {0, 0, -1};
+    const Obb<float> box{
+        {1.1920929e-07f, -7.25f, 3.40282347e+38f}, rotation, {4.875f, 4.875f, 3.40282347e+38f}};
+    const Triangle<float> triangle{{0, 0, 0}, {-8, -8, -8}, {-6.875f, -1.875f, 0.39605713f}};
+    const auto contact = collideObbTriangle(box, triangle, 3.96057148e-15f, TriangleSide::Front);
+    if (!contact) return;
+    for (int i = 0; i < contact->pointCount; ++i) {
+        EXPECT_TRUE(std::isfinite(contact->points[i].distance));
+        EXPECT_TRUE(std::isfinite(contact->points[i].onTriangle.x));
+    }
+}
+
 }  // namespace
 }  // namespace analytic

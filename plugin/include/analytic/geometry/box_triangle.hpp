@@ -181,16 +181,24 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
     for (int k = 0; k < 3; ++k)
         if (apartAlong(half[k], lowest[k], highest[k])) return std::nullopt;
     const std::array<Vec3<T>, 3> edges{v[1] - v[0], v[2] - v[1], v[0] - v[2]};
-    const T longestSquared =
-        std::max({glm::dot(edges[0], edges[0]), glm::dot(edges[1], edges[1]), glm::dot(edges[2], edges[2])});
-    const Vec3<T> area = glm::cross(edges[0], v[2] - v[0]);
+    const Vec3<T> edgesSquared(glm::dot(edges[0], edges[0]), glm::dot(edges[1], edges[1]),
+                               glm::dot(edges[2], edges[2]));
+    const T longestSquared = std::max({edgesSquared[0], edgesSquared[1], edgesSquared[2]});
+    // The area vector from the two shorter edges (any two consecutive edges give it exactly): two long
+    // edges of a needle nearly cancel, and the normal's rounding, times the far vertex's distance, moves
+    // the plane (a needle 1e9 long in double: by 0.15).
+    const int longest = edgesSquared[0] == longestSquared ? 0 : edgesSquared[1] == longestSquared ? 1 : 2;
+    const Vec3<T> area = glm::cross(edges[(longest + 1) % 3], edges[(longest + 2) % 3]);
     const T areaSquared = glm::dot(area, area);
     const T sine = detail::degenerateTriangleSine<T>;
     if (!isFinite(areaSquared) || !isFinite(longestSquared) ||
         !(areaSquared > sine * sine * longestSquared * longestSquared))
         return std::nullopt;
     const T longestEdge = std::sqrt(longestSquared);
-    const T size = half.x + half.y + half.z + longestEdge;
+    // The bias is a share of the box's size: a triangle far larger than the box (a terrain's, or a needle
+    // through it) would otherwise let its normal win over axes overlapping less by as much as 0.1% of its
+    // length, and a clipping that finds nothing over it falls back to a point that deep.
+    const T size = half.x + half.y + half.z;
     const Vec3<T> faceNormal = area / std::sqrt(areaSquared);
 
     // The triangle's normal; on a fixed side it pushes only that way, and a box wholly behind passes.
@@ -376,6 +384,7 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
     // them; and if nothing is left still, the deepest corner and its nearest point of the triangle
     // stand for the contact.
     takePointsAlong(best);
+    const bool clipped = contact.pointCount > 0;
     if (contact.pointCount == 0 && best.axis != BoxTriangleAxis::TriangleFace &&
         (separation <= T(0) || triangleGap.separation > T(0)))
         takePointsAlong(triangleGap);
@@ -384,10 +393,26 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
         if (nearest) addPoint(nearest->point, pointDistance(deepestCorner, nearest->point));
     }
     if (contact.pointCount == 0) return std::nullopt;
+    // A fallback's points (the taken axis' clipping found nothing: a box flat on some axis, a needle
+    // through the box) lie along an axis that may overlap far more than the least overlap; overlapping
+    // with either side allowed, they are taken no deeper than an axis could be taken by the bias, so a
+    // solver never pushes the box out farther than the shapes overlap. (A fixed side pushes out to that
+    // side by design, however deep.)
+    if (!clipped && !triangleAxisOnly && side == TriangleSide::Either && separation <= T(0)) {
+        const T deepest = (separation - biasOfSize<T> * size) / (T(1) - biasRelative<T>);
+        for (int i = 0; i < contact.pointCount; ++i)
+            contact.points[i].distance = std::max(contact.points[i].distance, deepest);
+    }
     // Back to the world's frame.
     contact.normal = box.rotation * n;
-    for (int i = 0; i < contact.pointCount; ++i)
+    // Finite input whose sums overflow (a box reaching past the largest finite value) gives nothing.
+    T finiteness = detail::zeroIfFinite(contact.normal) + detail::zeroIfFinite(contact.separation);
+    for (int i = 0; i < contact.pointCount; ++i) {
         contact.points[i].onTriangle = box.center + box.rotation * contact.points[i].onTriangle;
+        finiteness += detail::zeroIfFinite(contact.points[i].onTriangle) +
+                      detail::zeroIfFinite(contact.points[i].distance);
+    }
+    if (!(finiteness == T(0))) return std::nullopt;
     return contact;
 }
 
