@@ -55,14 +55,10 @@ template <class T> struct CapsuleContact {
     int pointCount;
 };
 
-// A capsule's contact with one triangle. feature: the triangle's feature nearest to the axis. For the
-// face, heights[i] is the height of point i's end of the axis above the plane along the normal (its
-// distance + the radius), so that a caller may push the capsule out on the other side instead:
-// normal -normal, distances -heights[i] - radius.
+// A capsule's contact with one triangle. feature: the triangle's feature nearest to the axis.
 template <class T> struct CapsuleTriangleContact {
     CapsuleContact<T> contact;
     TriangleFeature feature;
-    std::array<T, 2> heights;
 };
 
 namespace detail {
@@ -129,6 +125,71 @@ template <class T> inline FacePart<T> facePart(const Vec3<T>& p0, const Vec3<T>&
         part.scaledHeight[i] = glm::dot(frame.normal, part.point[i] - triangle.a);
     }
     return part;
+}
+
+// The points of a capsule (axis a to b) over a planar region of B, along the unit normal toward it: at
+// the ends of the part of the axis over the region, the point a radius below it (the lowest point of the
+// ball there: on the capsule's surface at an end sphere facing down or where the axis lies along the
+// plane, else inside the capsule), and the ends of the part over the region of the cylinder's lowest
+// line (the axis moved by the radius against the normal, perpendicular to the axis: on its surface).
+// Each with its exact height above the plane and its projection onto it (over the region): each point
+// of the capsule, so its height is never less than the capsule's least there; the deepest is at most the
+// least height of the axis over the region less the radius (the capsule's distance, where the closest
+// points of the axis and the region lie over it). The deepest, then the one farthest from it along the
+// axis. clip(p0, direction) is the part of the segment
+// p0 + s direction, s in [0, 1], over the region. No point when rounding leaves none over it.
+template <class T, class ClipToRegion>
+inline CapsuleContact<T> facePoints(const Vec3<T>& a, const Vec3<T>& b, T radius, const Vec3<T>& normal,
+                                    const Vec3<T>& onPlane, ClipToRegion clip) {
+    std::array<CapsulePoint<T>, 4> found;
+    int count = 0;
+    const auto add = [&](const Vec3<T>& lowest, T s) {
+        const T height = glm::dot(normal, lowest - onPlane);
+        found[count++] = {lowest - height * normal, height, s};
+    };
+    const Vec3<T> direction = b - a;
+    const T rise = glm::dot(normal, direction);
+    const Clip<T> axis = clip(a, direction);
+    if (!axis.empty()) {
+        add(pointOnSegment(a, b, axis.s0) - radius * normal, axis.s0);
+        if (axis.s1 != axis.s0) add(pointOnSegment(a, b, axis.s1) - radius * normal, axis.s1);
+    }
+    // Across the axis, the cylinder reaches lowest along the normal's part perpendicular to the axis.
+    const T directionSquared = glm::dot(direction, direction);
+    if (directionSquared > T(0)) {
+        const Vec3<T> across = normal - (rise / directionSquared) * direction;
+        const T acrossSquared = glm::dot(across, across);
+        if (acrossSquared > 64 * unitRoundoff<T>) {
+            const Vec3<T> down = (radius / std::sqrt(acrossSquared)) * across;
+            const Clip<T> line = clip(a - down, direction);
+            if (!line.empty()) {
+                add(pointOnSegment(a, b, line.s0) - down, line.s0);
+                if (line.s1 != line.s0) add(pointOnSegment(a, b, line.s1) - down, line.s1);
+            }
+        }
+    }
+    CapsuleContact<T> contact{};
+    contact.normal = normal;
+    if (count == 0) return contact;
+    int deepest = 0;
+    for (int i = 1; i < count; ++i)
+        if (found[i].distance < found[deepest].distance) deepest = i;
+    contact.points[0] = found[deepest];
+    contact.pointCount = 1;
+    int farthest = -1;
+    T farthestApart = T(0);
+    for (int i = 0; i < count; ++i) {
+        const T apart = std::abs(found[i].s - found[deepest].s);
+        if (apart > farthestApart) {
+            farthestApart = apart;
+            farthest = i;
+        }
+    }
+    if (farthest >= 0) {
+        contact.points[1] = found[farthest];
+        contact.pointCount = 2;
+    }
+    return contact;
 }
 
 // The nearest pair between the segment and the triangle's three edges.
@@ -202,18 +263,21 @@ inline std::optional<SegmentTrianglePair<T>> closestPointsSegmentTriangle(const 
     return result;
 }
 
-// The capsule's contact with a triangle (two-sided), when within reach (>= 0) of touching: the axis's
-// closest points (closestPointsSegmentTriangle). Where the nearest feature is the face, the points are
-// the two ends of the part of the axis over the face (one when they coincide), each projected onto the
-// plane, along the face normal on the side of the axis (where the axis crosses the plane, the side on
-// which its part over the face reaches farther); their distances may exceed reach (a caller keeps those
-// within). Otherwise one point, normal from the edge or vertex toward the axis (the face normal on the
-// side of the capsule's centre when the axis passes through the edge within a few roundings). A
-// degenerate triangle gives no contact (in a mesh its edges are its neighbours'); so do non-finite
-// input, a negative radius or reach, and input that overflows.
+// The capsule's contact with a triangle (two-sided), when within reach (>= 0) of touching, from the
+// axis's closest points (closestPointsSegmentTriangle). Where the nearest feature is the face: along the
+// face normal on the side of the axis (where the axis crosses the plane, the side on which its part over
+// the face reaches farther; the other side with otherSide), the deepest point of the capsule over the
+// face and the one farthest from it along the axis (detail::facePoints: end spheres over the face, and
+// where the cylinder's lowest line crosses the face's border), the second's distance possibly beyond
+// reach (a caller keeps those within). Otherwise one point, normal from the edge or vertex toward the
+// axis (the face normal on the side of the capsule's centre when the axis passes through the edge
+// within a few roundings). Every point is on the triangle, its point on A (onB + distance normal) on the
+// capsule's surface. A degenerate triangle gives no contact (in a mesh its edges are its neighbours');
+// so do non-finite input, a negative radius or reach, and input that overflows.
 template <class T>
 inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Capsule<T>& capsule,
-                                                                       const Triangle<T>& triangle, T reach) {
+                                                                       const Triangle<T>& triangle, T reach,
+                                                                       bool otherSide = false) {
     if (!(capsule.radius >= T(0) && reach >= T(0)) || !std::isfinite(capsule.radius + reach))
         return std::nullopt;
     const T reachFromAxis = capsule.radius + reach;
@@ -235,31 +299,19 @@ inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Cap
     result.feature = pair->feature;
     if (pair->feature == TriangleFeature::Face) {
         const detail::FacePart<T> part = detail::facePart(capsule.a, capsule.b, triangle, frame);
-        if (!part.exists) {
+        T sign = glm::dot(faceNormal, pair->pointOnSegment - triangle.a) < T(0) ? T(-1) : T(1);
+        if (part.exists) sign = part.scaledHeight[0] + part.scaledHeight[1] < T(0) ? T(-1) : T(1);
+        if (otherSide) sign = -sign;
+        result.contact = detail::facePoints(capsule.a, capsule.b, capsule.radius, sign * faceNormal,
+                                            triangle.a, [&](const Vec3<T>& p0, const Vec3<T>& direction) {
+                                                return detail::clipToPrism(p0, direction, triangle, frame);
+                                            });
+        if (result.contact.pointCount == 0) {
             // The prism's clip and the pair's rounding disagree at its border: the pair's point alone.
-            const T height = glm::dot(faceNormal, pair->pointOnSegment - triangle.a);
-            const T sign = height < T(0) ? T(-1) : T(1);
-            result.contact = {
-                sign * faceNormal,
-                {CapsulePoint<T>{pair->pointOnTriangle, sign * height - capsule.radius, pair->s}},
-                1};
-            result.heights = {sign * height, T(0)};
-        } else {
-            T heights[2];
-            for (int i = 0; i < 2; ++i)
-                heights[i] = glm::dot(faceNormal, part.point[i] - triangle.a);
-            // The side on which the part reaches farther from the plane (both ends' side if they agree).
-            const T sign = heights[0] + heights[1] < T(0) ? T(-1) : T(1);
-            const int count = part.s[0] == part.s[1] ? 1 : 2;
-            const int deepest = count == 2 && sign * heights[1] < sign * heights[0] ? 1 : 0;
-            result.contact.normal = sign * faceNormal;
-            result.contact.pointCount = count;
-            for (int k = 0; k < count; ++k) {
-                const int i = k == 0 ? deepest : 1 - deepest;
-                const Vec3<T> onPlane = part.point[i] - heights[i] * faceNormal;
-                result.contact.points[k] = {onPlane, sign * heights[i] - capsule.radius, part.s[i]};
-                result.heights[k] = sign * heights[i];
-            }
+            const T height = sign * glm::dot(faceNormal, pair->pointOnSegment - triangle.a);
+            result.contact = {sign * faceNormal,
+                              {CapsulePoint<T>{pair->pointOnTriangle, height - capsule.radius, pair->s}},
+                              1};
         }
     } else {
         const T noise = 8 * unitRoundoff<T> * detail::caseScale(capsule.a, capsule.b, triangle);
@@ -277,10 +329,9 @@ inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Cap
         result.contact = {
             normal, {CapsulePoint<T>{pair->pointOnTriangle, distance - capsule.radius, pair->s}}, 1};
     }
-    if (!(result.contact.points[0].distance <= reach)) return std::nullopt;
+    if (!(result.contact.points[0].distance <= reach) && !otherSide) return std::nullopt;
     for (int k = 0; k < result.contact.pointCount; ++k)
-        if (!detail::allFinite(result.contact.points[k].onB, result.contact.points[k].distance,
-                               result.heights[k]))
+        if (!detail::allFinite(result.contact.points[k].onB, result.contact.points[k].distance))
             return std::nullopt;
     if (!detail::allFinite(result.contact.normal)) return std::nullopt;
     return result;
@@ -381,29 +432,21 @@ template <class T> inline std::optional<SegmentObbPair<T>> closestPointsSegmentO
 
 namespace detail {
 
-// The face contact of a local segment over the box's face (axis, side): the ends of the part of the
-// segment over the face (one when they coincide), their heights above it less the radius.
+// The face contact of a local segment over the box's face (axis, side): facePoints over the face's
+// rectangle, each point on B set onto the face exactly.
 template <class T> inline CapsuleContact<T> faceContact(const LocalSegment<T>& segment, const Vec3<T>& half,
-                                                        int axis, T side, const Clip<T>& overFace, T radius) {
-    CapsuleContact<T> contact{};
-    contact.normal = Vec3<T>(T(0));
-    contact.normal[axis] = side;
-    const T ends[2] = {overFace.s0, overFace.s1};
-    const int count = overFace.s0 == overFace.s1 ? 1 : 2;
-    T heights[2];
-    Vec3<T> onFace[2];
-    for (int i = 0; i < count; ++i) {
-        const Vec3<T> point = segment.at(ends[i]);
-        heights[i] = side * point[axis] - half[axis];
-        onFace[i] = glm::clamp(point, -half, half);
-        onFace[i][axis] = side * half[axis];
+                                                        int axis, T side, T radius) {
+    Vec3<T> normal(T(0));
+    normal[axis] = side;
+    CapsuleContact<T> contact = facePoints(segment.p0, segment.at(T(1)), radius, normal, half[axis] * normal,
+                                           [&](const Vec3<T>& p0, const Vec3<T>& direction) {
+                                               return clipToBox(LocalSegment<T>{p0, direction}, half, axis);
+                                           });
+    for (int k = 0; k < contact.pointCount; ++k) {
+        Vec3<T>& onFace = contact.points[k].onB;
+        onFace = glm::clamp(onFace, -half, half);
+        onFace[axis] = side * half[axis];
     }
-    const int deepest = count == 2 && heights[1] < heights[0] ? 1 : 0;
-    for (int k = 0; k < count; ++k) {
-        const int i = k == 0 ? deepest : 1 - deepest;
-        contact.points[k] = {onFace[i], heights[i] - radius, ends[i]};
-    }
-    contact.pointCount = count;
     return contact;
 }
 
@@ -411,8 +454,9 @@ template <class T> inline CapsuleContact<T> faceContact(const LocalSegment<T>& s
 
 // The capsule's contact with the box, when within reach (>= 0) of touching. Apart: the closest points
 // of the axis and the box (closestPointsSegmentObb); where they lie over a face (its normal is the
-// contact's, within a few roundings), the ends of the part of the axis over that face that are within
-// reach (two when it has length). Axis meeting the box: pushed
+// contact's, within a few roundings), the deepest point of the capsule over that face and, within reach,
+// the one farthest from it along the axis (detail::facePoints: end spheres over the face, and where the
+// cylinder's lowest line crosses the face's border). Axis meeting the box: pushed
 // out along the axis of least penetration among the box's 3 face normals and the 3 cross products of
 // the capsule's axis with them (the faces of the Minkowski difference; a face at a tie within a few
 // roundings), with the face's two points as above, or one point for an edge. Non-finite input, a
@@ -451,9 +495,8 @@ template <class T> inline std::optional<CapsuleContact<T>> capsuleObbContact(con
                 half[axis];
             onFace = lowest <= distance + noise;
         }
-        if (onFace) {
-            local = detail::faceContact(segment, half, axis, side, overFace, capsule.radius);
-        } else {
+        if (onFace) local = detail::faceContact(segment, half, axis, side, capsule.radius);
+        if (!onFace || local->pointCount == 0) {
             local = CapsuleContact<T>{
                 offset / distance, {CapsulePoint<T>{apart->onBox, distance - capsule.radius, apart->s}}, 1};
         }
@@ -495,12 +538,15 @@ template <class T> inline std::optional<CapsuleContact<T>> capsuleObbContact(con
             }
         }
         if (edgeAxis < 0) {
-            detail::Clip<T> overFace = detail::clipToBox(segment, half, bestAxis);
-            if (overFace.empty()) {  // touching within roundings outside the face's slabs: one point
+            local = detail::faceContact(segment, half, bestAxis, bestSide, capsule.radius);
+            if (local->pointCount == 0) {  // touching within roundings beside the face: one point
                 const T s = apart ? apart->s : (inside.s0 + inside.s1) / 2;
-                overFace = {s, s};
+                const Vec3<T> onAxis = segment.at(s);
+                Vec3<T> onFace = glm::clamp(onAxis, -half, half);
+                onFace[bestAxis] = bestSide * half[bestAxis];
+                local->points[0] = {onFace, bestSide * onAxis[bestAxis] - half[bestAxis] - capsule.radius, s};
+                local->pointCount = 1;
             }
-            local = detail::faceContact(segment, half, bestAxis, bestSide, overFace, capsule.radius);
         } else {
             // The box's edge along edgeAxis that reaches farthest along the normal, and the segment's
             // point nearest to it: across the edge from it along the normal.
