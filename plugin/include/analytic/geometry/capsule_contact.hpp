@@ -386,12 +386,18 @@ inline std::optional<LocalPair<T>> nearestLocalPair(const LocalSegment<T>& segme
         consider(s, end, glm::clamp(end, -half, half));
     }
     const Vec3<T> p1 = segment.at(T(1));
+    const Vec3<T> low = glm::min(segment.p0, p1), high = glm::max(segment.p0, p1);
     for (int axis = 0; axis < 3; ++axis) {
         const int u = (axis + 1) % 3, v = (axis + 2) % 3;
         for (int corner = 0; corner < 4; ++corner) {
             Vec3<T> from;
             from[u] = corner & 1 ? half[u] : -half[u];
             from[v] = corner & 2 ? half[v] : -half[v];
+            // An edge no nearer than the best so far across its axis (from the segment's bounds) is
+            // skipped: the pair's distance is at least that.
+            const T apartU = std::max({T(0), low[u] - from[u], from[u] - high[u]});
+            const T apartV = std::max({T(0), low[v] - from[v], from[v] - high[v]});
+            if (apartU * apartU + apartV * apartV > best->distanceSquared) continue;
             from[axis] = -half[axis];
             Vec3<T> to = from;
             to[axis] = half[axis];
