@@ -295,6 +295,29 @@ TEST(CapsuleMeshResting, LyingAndUprightOfEveryAxisRestAtTheirHeightNoDeeperThan
     }
 }
 
+// Bullet scales a capsule's radius by the scaling of the axis after next to its up axis and its half
+// height by the up axis's: a scaled capsule of each axis rests upright at its scaled half height plus
+// its scaled radius.
+TEST(CapsuleMeshResting, AScaledCapsuleRestsAtItsScaledSize) {
+    for (int upAxis = 0; upAxis < 3; ++upAxis) {
+        SCOPED_TRACE(::testing::Message() << "up axis " << upAxis);
+        GridMesh data;
+        data.addGrid(4, 4, 1, btVector3(-2, 0, -2), flat);
+        BulletWorld world;
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(&data.array(), true), translation(0, 0, 0));
+        btCapsuleShape& shape = makeCapsule(world, upAxis, btScalar(0.3), 1);
+        btVector3 scaling(1, 1, 1);
+        scaling[upAxis] = 2;              // half height 0.5 -> 1
+        scaling[(upAxis + 2) % 3] = 1.5;  // radius 0.3 -> 0.45
+        shape.setLocalScaling(scaling);
+        btRigidBody& capsule =
+            world.addBody(shape, btTransform(upright(upAxis), btVector3(0.1, 1.6, 0.2)), 1);
+        const Plugin plugin(world.world(), Pair::CapsuleMesh);
+        world.step(120);
+        EXPECT_NEAR(capsule.getWorldTransform().getOrigin().y(), 1.45, 2e-3);
+    }
+}
+
 // Lying on a heightfield and on a scaled mesh (its radius 0.5 is the bottom's depth below its centre).
 btScalar restingHeight(bool ours, btCollisionShape& ground, const btTransform& groundTransform,
                        const btVector3& start, BulletWorld& world) {
