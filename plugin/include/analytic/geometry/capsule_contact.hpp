@@ -289,6 +289,14 @@ inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Cap
         return std::nullopt;
     const detail::TriangleFrame<T> frame = detail::triangleFrame(triangle);
     if (frame.degenerate) return std::nullopt;
+    // Cheap rejection: both ends of the axis beyond reach of the plane on one side (heights times
+    // |normal|, with a margin of roundings so that a capsule exactly in reach is never rejected).
+    const T scaledHeightA = glm::dot(frame.normal, capsule.a - triangle.a);
+    const T scaledHeightB = glm::dot(frame.normal, capsule.b - triangle.a);
+    const T scaledReach = (T(1) + 16 * unitRoundoff<T>)*reachFromAxis * std::sqrt(frame.normalSquared);
+    if (std::min(scaledHeightA, scaledHeightB) > scaledReach ||
+        std::max(scaledHeightA, scaledHeightB) < -scaledReach)
+        return std::nullopt;
     const auto pair = closestPointsSegmentTriangle(capsule.a, capsule.b, triangle);
     if (!pair) return std::nullopt;
     const Vec3<T> offset = pair->pointOnSegment - pair->pointOnTriangle;
