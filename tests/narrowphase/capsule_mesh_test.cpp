@@ -213,6 +213,58 @@ TEST(CapsuleMeshAgreement, ContactsAreTheCoresPointsOfTheTrianglesTheyName) {
     EXPECT_GT(withTwoOrMore, 20);
 }
 
+// Against Bullet's per-triangle GJK where both are exact: capsules of random axis, size and tilt touching
+// a flat mesh of 4 m cells, their cores (the axis, the triangle) apart. The deepest contact's distance:
+// exact in ours (the lowest point of the capsule), within GJK's tolerance in Bullet's.
+TEST(CapsuleMeshAgreement, TheDeepestContactAgreesWithBulletsGjkOnAFlatMesh) {
+    GridMesh data;
+    data.addGrid(6, 6, 4, btVector3(-12, 0, -12), flat);
+    int compared = 0, agreed = 0;
+    double worst = 0;
+    test::Random random(5);
+    for (int i = 0; i < 200; ++i) {
+        const int upAxis = int(random.uniform(0, 3));
+        const double radius = random.uniform(0.1, 1), halfHeight = random.uniform(0, 1.5);
+        const Mat3<double> rotation = random.rotation<double>();
+        const Vec3<double> axis = rotation[upAxis];
+        const double lowest = radius + halfHeight * std::abs(axis.y);  // of the capsule below its centre
+        const double distance = -random.uniform(0, 0.3) * radius;
+        const btTransform place = test::transformOf(
+            Mat3<btScalar>(rotation), btVector3(btScalar(random.uniform(-6, 6)), btScalar(lowest + distance),
+                                                btScalar(random.uniform(-6, 6))));
+        double deepest[2] = {0, 0};
+        for (const bool ours : {false, true}) {
+            BulletWorld world;
+            btCollisionObject& mesh = world.addBody(
+                world.makeShape<btBvhTriangleMeshShape>(&data.array(), true), translation(0, 0, 0));
+            btCollisionObject& capsule = world.addBody(
+                makeCapsule(world, upAxis, btScalar(radius), btScalar(2 * halfHeight)), place, 1);
+            std::optional<Plugin> plugin;
+            if (ours) plugin.emplace(world.world(), Pair::CapsuleMesh);
+            MeshContacts callback(mesh);
+            world.world().contactPairTest(&capsule, &mesh, callback);
+            deepest[ours] = std::numeric_limits<double>::infinity();
+            for (const SeenOnMesh& contact : callback.seen)
+                deepest[ours] = std::min(deepest[ours], double(contact.distance));
+        }
+        // The exact distance from the shape's own sizes (as Bullet rounds them).
+        const btScalar r = btScalar(radius), h = btScalar(2 * halfHeight) / 2;
+        const double exact = double(place.getOrigin().y()) -
+                             double(h) * std::abs(double(place.getBasis().getColumn(upAxis).y())) - double(r);
+        EXPECT_NEAR(deepest[1], exact, 1e-5) << "capsule " << i;
+        if (std::isfinite(deepest[0])) {
+            ++compared;
+            const double difference = std::abs(deepest[0] - exact);
+            worst = std::max(worst, difference);
+            agreed += difference <= 1e-4 * (radius + halfHeight + 1);
+        }
+    }
+    std::printf("[ agreement ] with Bullet's GJK: %d of %d within 1e-4 of the size plus 1 m, worst %.3g m\n",
+                agreed, compared, worst);
+    EXPECT_GT(compared, 150);
+    EXPECT_GE(agreed, 0.95 * compared);
+}
+
 // A capsule lying along a valley is held by both slopes, at both ends.
 TEST(CapsuleMeshAgreement, ACapsuleAlongAValleyTouchesBothSlopes) {
     GridMesh data;
