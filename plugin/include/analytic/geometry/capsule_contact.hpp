@@ -48,7 +48,7 @@ template <class T> struct CapsulePoint {
 };
 
 // A capsule's contact: every point along one unit normal from B toward the capsule, the deepest first.
-// Two points where the capsule lies along a face (both ends of the part of its axis over the face).
+// Two points where the capsule lies along a face (the deepest and the farthest from it along the axis).
 template <class T> struct CapsuleContact {
     Vec3<T> normal;
     std::array<CapsulePoint<T>, 2> points;
@@ -271,8 +271,9 @@ inline std::optional<SegmentTrianglePair<T>> closestPointsSegmentTriangle(const 
 // where the cylinder's lowest line crosses the face's border), the second's distance possibly beyond
 // reach (a caller keeps those within). Otherwise one point, normal from the edge or vertex toward the
 // axis (the face normal on the side of the capsule's centre when the axis passes through the edge
-// within a few roundings). Every point is on the triangle, its point on A (onB + distance normal) on the
-// capsule's surface. A degenerate triangle gives no contact (in a mesh its edges are its neighbours');
+// within a few roundings). Every point is on the triangle, its point on A (onB + distance normal) in the
+// capsule (on its surface but for facePoints' balls below the axis): no point is deeper than the capsule
+// reaches there. A degenerate triangle gives no contact (in a mesh its edges are its neighbours');
 // so do non-finite input, a negative radius or reach, and input that overflows.
 template <class T>
 inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Capsule<T>& capsule,
