@@ -288,6 +288,83 @@ ConfigurationSet boxMesh() {
     });
 }
 
+// Capsules (radius 0.2 .. 1, half height 0.2 .. 1) touching random boxes: half lying along a face
+// (both ends within reach), half touching with an end sphere from a random direction, as sphereBox's
+// spheres (overlaps beyond Bullet's margin, so that it sees every pair touching).
+ConfigurationSet capsuleBox() {
+    return drawConfigurations(40, [](Random& random, ConfigurationSet& set) -> std::optional<Configuration> {
+        const analytic::Obb<Scalar> box{random.point<Scalar>(10), random.rotation<Scalar>(),
+                                        uniformVector(random, 0.5, 1.5)};
+        const Scalar radius = uniform(random, 0.2, 1), halfHeight = uniform(random, 0.2, 1);
+        const Scalar depth = Scalar(0.03) + overlap(random, radius);
+        Mat3<Scalar> rotation;
+        Vec center;
+        if (random.chance(0.5)) {
+            // Lying on the top face (local +y), its axis (local y of btCapsuleShape) along the face.
+            const Mat3<Scalar> lying = axisRotation(Vec(0, 1, 0), uniform(random, 0, 2 * std::numbers::pi)) *
+                                       axisRotation(Vec(0, 0, 1), Scalar(std::numbers::pi / 2));
+            rotation = box.rotation * lying;
+            const Vec local(uniform(random, -0.3, 0.3) * box.halfExtents.x,
+                            box.halfExtents.y + radius - depth,
+                            uniform(random, -0.3, 0.3) * box.halfExtents.z);
+            center = box.center + box.rotation * local;
+        } else {
+            const Vec outside = box.center + Scalar(3) * random.unitVector<Scalar>();
+            const Vec onBox = analytic::closestPointOnObb(outside, box)->point;
+            const Vec out = glm::normalize(outside - onBox);
+            const Vec end = onBox + (radius - depth) * out;
+            // The axis from that end away from the box, within 60 degrees of the outward direction.
+            Vec axis = glm::normalize(out + Scalar(0.5) * random.unitVector<Scalar>());
+            if (glm::dot(axis, out) < Scalar(0.5)) return std::nullopt;
+            center = end + halfHeight * axis;
+            const Vec helper = std::abs(axis.x) < Scalar(0.6) ? Vec(1, 0, 0) : Vec(0, 1, 0);
+            const Vec side = glm::normalize(glm::cross(helper, axis));
+            rotation = Mat3<Scalar>(side, axis, glm::cross(side, axis));
+        }
+        return Configuration{
+            {&set.makeShape<btCapsuleShape>(radius, 2 * halfHeight), transformOf(rotation, center)},
+            {&set.makeShape<btBoxShape>(analytic::toBullet(box.halfExtents)),
+             transformOf(box.rotation, box.center)}};
+    });
+}
+
+// Spheres touching random capsules, beside the axis or at an end.
+ConfigurationSet sphereCapsule() {
+    return drawConfigurations(41, [](Random& random, ConfigurationSet& set) -> std::optional<Configuration> {
+        const Scalar capsuleRadius = uniform(random, 0.2, 1), halfHeight = uniform(random, 0.2, 1);
+        const Mat3<Scalar> rotation = random.rotation<Scalar>();
+        const Vec capsuleCenter = random.point<Scalar>(10);
+        const Vec onAxis = capsuleCenter + uniform(random, -1, 1) * halfHeight * rotation[1];
+        const Scalar radius = uniform(random, 0.2, 1);
+        const Scalar distance = radius + capsuleRadius - overlap(random, std::min(radius, capsuleRadius));
+        Vec direction = random.unitVector<Scalar>();
+        return Configuration{
+            {&set.makeShape<btSphereShape>(radius), translationOf(onAxis + distance * direction)},
+            {&set.makeShape<btCapsuleShape>(capsuleRadius, 2 * halfHeight),
+             transformOf(rotation, capsuleCenter)}};
+    });
+}
+
+// Capsules of S2's radius (0.5, half height 0.5) lying on scene M's terrain, anywhere on it, turned
+// about its normal at random, sunk 1 to 3 cm.
+ConfigurationSet capsuleMesh() {
+    return drawConfigurations(42, [](Random& random, ConfigurationSet& set) -> std::optional<Configuration> {
+        const Scalar radius = Scalar(analytic::bench::kBodyRadius);
+        const TerrainPoint surface = randomTerrainPoint(random);
+        const Vec up(0, 1, 0);
+        const Vec tiltAxis = glm::cross(up, surface.normal);
+        const Scalar tiltSine = glm::length(tiltAxis);
+        const Mat3<Scalar> tilt =
+            tiltSine > 0 ? axisRotation(tiltAxis / tiltSine, std::asin(tiltSine)) : Mat3<Scalar>(1);
+        const Mat3<Scalar> rotation = tilt * axisRotation(up, uniform(random, 0, 2 * std::numbers::pi)) *
+                                      axisRotation(Vec(0, 0, 1), Scalar(std::numbers::pi / 2));
+        const Vec center = surface.point + (radius - uniform(random, 0.01, 0.03)) * surface.normal;
+        return Configuration{
+            {&set.makeShape<btCapsuleShape>(radius, 2 * radius), transformOf(rotation, center)},
+            {&terrain().shape(), btTransform::getIdentity()}};
+    });
+}
+
 // ------------------------------------------------------------------------------------------------
 // Timing.
 
@@ -406,6 +483,9 @@ const std::vector<PairCase>& pairCases() {
         {"SphereMesh", sphereMesh, 400, false, "a sphere on scene M's terrain"},
         {"BoxMesh", boxMesh, std::nullopt, false,
          "a box on scene M's terrain; S2's goal needs about 2,600 ns"},
+        {"CapsuleBox", capsuleBox, std::nullopt, false, "half lying on a face (2 points)"},
+        {"SphereCapsule", sphereCapsule, std::nullopt},
+        {"CapsuleMesh", capsuleMesh, std::nullopt, false, "a capsule lying on scene M's terrain"},
     };
     return cases;
 }

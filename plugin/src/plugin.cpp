@@ -5,6 +5,7 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 
 #include "narrowphase/box_mesh.hpp"
+#include "narrowphase/capsule_mesh.hpp"
 #include "narrowphase/kernels.hpp"
 #include "narrowphase/sphere_mesh.hpp"
 
@@ -66,10 +67,13 @@ void Plugin::install(PairSet pairs) {
     replace(Pair::SphereBox, SPHERE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, SphereBox{});
     replace(Pair::SphereTriangle, SPHERE_SHAPE_PROXYTYPE, TRIANGLE_SHAPE_PROXYTYPE, SphereTriangle{});
     replace(Pair::EllipsoidPlane, CUSTOM_CONVEX_SHAPE_TYPE, STATIC_PLANE_PROXYTYPE, EllipsoidPlane{});
+    replace(Pair::CapsuleBox, CAPSULE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, CapsuleBox{});
+    replace(Pair::SphereCapsule, SPHERE_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE, SphereCapsule{});
     for (const int meshType :
          {TRIANGLE_MESH_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE, TERRAIN_SHAPE_PROXYTYPE}) {
         replace(Pair::SphereMesh, SPHERE_SHAPE_PROXYTYPE, meshType, SphereMesh{});
         replace(Pair::BoxMesh, BOX_SHAPE_PROXYTYPE, meshType, BoxMesh{});
+        replace(Pair::CapsuleMesh, CAPSULE_SHAPE_PROXYTYPE, meshType, CapsuleMesh{});
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <BulletCollision/CollisionDispatch/btConvexConcaveCollisionAlgorithm.h>
 #include <BulletCollision/CollisionDispatch/btConvexConvexAlgorithm.h>
 #include <BulletCollision/CollisionDispatch/btConvexPlaneCollisionAlgorithm.h>
 #include <BulletCollision/CollisionDispatch/btSphereSphereCollisionAlgorithm.h>
@@ -20,8 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "narrowphase/capsule_mesh.hpp"
 #include "narrowphase/kernels.hpp"
 #include "support/bullet_world.hpp"
+#include "support/grid_mesh.hpp"
 
 namespace analytic {
 namespace {
@@ -31,8 +34,9 @@ using test::BulletWorld;
 using test::findAlgorithm;
 using test::SeenContact;
 
-constexpr std::array<Pair, 6> kAllPairs{Pair::SpherePlane,  Pair::BoxPlane,  Pair::CapsulePlane,
-                                        Pair::SphereSphere, Pair::SphereBox, Pair::SphereTriangle};
+constexpr std::array<Pair, 9> kAllPairs{Pair::SpherePlane,  Pair::BoxPlane,   Pair::CapsulePlane,
+                                        Pair::SphereSphere, Pair::SphereBox,  Pair::SphereTriangle,
+                                        Pair::CapsuleMesh,  Pair::CapsuleBox, Pair::SphereCapsule};
 
 // One replaced pair: two objects of its shapes, our algorithm's type and the one Bullet's default
 // configuration makes for it (the same in both tables for these pairs).
@@ -70,6 +74,9 @@ protected:
             world.addBody(world.makeShape<btStaticPlaneShape>(btVector3(0, 1, 0), btScalar(-5)), origin);
         btCollisionObject& otherSphere =
             world.addBody(world.makeShape<btSphereShape>(btScalar(1)), btVector3(0, 0, 3), 1);
+        meshData.addFlatGrid(2, 2, 1, btVector3(5, -3, -1));
+        btCollisionObject& mesh =
+            world.addBody(world.makeShape<btBvhTriangleMeshShape>(&meshData.array(), true), origin);
         btCollisionObject& triangle = world.addBody(
             world.makeShape<btTriangleShape>(btVector3(0, 0, 0), btVector3(1, 0, 0), btVector3(0, 0, 1)),
             btVector3(0, -4, 0));
@@ -85,6 +92,11 @@ protected:
             replacedPair<SphereBox, btConvexConvexAlgorithm>(Pair::SphereBox, "sphere-box", sphere, box),
             replacedPair<SphereTriangle, btSphereTriangleCollisionAlgorithm>(
                 Pair::SphereTriangle, "sphere-triangle", sphere, triangle),
+            replacedPair<CapsuleMesh, btConvexConcaveCollisionAlgorithm>(Pair::CapsuleMesh, "capsule-mesh",
+                                                                         capsule, mesh),
+            replacedPair<CapsuleBox, btConvexConvexAlgorithm>(Pair::CapsuleBox, "capsule-box", capsule, box),
+            replacedPair<SphereCapsule, btConvexConvexAlgorithm>(Pair::SphereCapsule, "sphere-capsule",
+                                                                 sphere, capsule),
         };
     }
 
@@ -111,6 +123,7 @@ protected:
     }
 
     const btVector3 origin{0, 0, 0};
+    test::GridMesh meshData;  // outlives the world's mesh shape
     BulletWorld world;
     std::vector<ReplacedPair> pairs;
 };

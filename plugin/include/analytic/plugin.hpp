@@ -27,20 +27,26 @@ enum class Pair : std::uint32_t {
     // btBoxShape - the same meshes in one pass: separating-axis contacts, up to 4 points, internal edges
     // taken along the faces; one-sided with oneSidedMeshFlag
     BoxMesh = 1u << 8,
+    // btCapsuleShape (X, Y, Z) - the same meshes in one pass: the axis's exact closest points with each
+    // triangle, up to 2 points where it lies along a face, internal edges removed as the sphere's;
+    // one-sided with oneSidedMeshFlag
+    CapsuleMesh = 1u << 9,
+    CapsuleBox = 1u << 10,     // btCapsuleShape - btBoxShape: up to 2 points where it lies along a face
+    SphereCapsule = 1u << 11,  // btSphereShape - btCapsuleShape
 };
 
 // A mesh object whose collision flags include this bit (mesh.setCollisionFlags(mesh.getCollisionFlags()
-// | oneSidedMeshFlag)) is one-sided for Pair::SphereMesh and Pair::BoxMesh: a sphere whose centre is
-// behind a triangle (a box pushed out along any axis) is pushed out through its front, or passes when
-// entirely behind it. The front is the side the triangles' winding (counter-clockwise) faces, mirrored
-// with the mesh by a negative scaling; a heightfield's front faces up its up axis. Bullet itself uses
-// no such bit.
+// | oneSidedMeshFlag)) is one-sided for Pair::SphereMesh, Pair::BoxMesh and Pair::CapsuleMesh: a sphere whose
+// centre is behind a triangle (a box pushed out along any axis, a capsule whose axis over the face is behind
+// it) is pushed out through its front, or passes when entirely behind it. The front is the side the
+// triangles' winding (counter-clockwise) faces, mirrored with the mesh by a negative scaling; a heightfield's
+// front faces up its up axis. Bullet itself uses no such bit.
 inline constexpr int oneSidedMeshFlag = 1 << 20;
 
 class PairSet {
 public:
     constexpr PairSet(Pair pair) : bits_(std::uint32_t(pair)) {}
-    static constexpr PairSet all() { return PairSet((1u << 9) - 1); }
+    static constexpr PairSet all() { return PairSet((1u << 12) - 1); }
     constexpr PairSet operator|(PairSet other) const { return PairSet(bits_ | other.bits_); }
     constexpr bool contains(Pair pair) const { return (bits_ & std::uint32_t(pair)) != 0; }
 

@@ -9,6 +9,7 @@
 
 #include "analytic/adapters/shape_primitives.hpp"
 #include "analytic/ellipsoid_shape.hpp"
+#include "analytic/geometry/capsule_contact.hpp"
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/sphere_sweep.hpp"
@@ -153,6 +154,45 @@ struct SphereTriangle {
                 return sweepSphereTriangle(
                     path, radius,
                     triangleOf(shapeOf<btTriangleShape>(triangle), triangle.getWorldTransform()));
+            });
+    }
+};
+
+// The capsule's radius is its whole margin, as Bullet's capsule uses it; getRadius and getHalfHeight
+// carry its local scaling. Up to 2 points where it lies along a face of the box, farther apart on the
+// capsule than the breaking threshold.
+struct CapsuleBox : NoTimeOfImpact {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
+        const auto contact =
+            capsuleObbContact(toCapsule(shapeOf<btCapsuleShape>(a), a.getWorldTransform()),
+                              toObb(shapeOf<btBoxShape>(b), b.getWorldTransform()), sink.reach());
+        if (!contact) return;
+        int count = contact->pointCount;
+        // A second point within the breaking threshold of the first (on the capsule) would take its place
+        // in the manifold.
+        if (count == 2) {
+            const Vec3<Scalar> apart =
+                (contact->points[1].onB - contact->points[0].onB) +
+                (contact->points[1].distance - contact->points[0].distance) * contact->normal;
+            if (glm::dot(apart, apart) < sink.breakingThreshold() * sink.breakingThreshold()) count = 1;
+        }
+        for (int k = 0; k < count; ++k)
+            sink.add(contact->normal, contact->points[k].onB, contact->points[k].distance);
+    }
+};
+
+struct SphereCapsule {
+    [[gnu::flatten]] static void collide(const btCollisionObjectWrapper& a, const btCollisionObjectWrapper& b,
+                                         ContactSink& sink) {
+        const Capsule<Scalar> capsule = toCapsule(shapeOf<btCapsuleShape>(b), b.getWorldTransform());
+        addGrownContact(sink, sphereCapsuleContact(grownBy(sphereOf(a), sink.reach()), capsule));
+    }
+    static Scalar timeOfImpact(const btCollisionObject& a, const btCollisionObject& b) {
+        return sphereTimeOfImpact(
+            a, b, [](const RayPath<Scalar>& path, Scalar radius, const btCollisionObject& capsule) {
+                return sweepSphereCapsule(
+                    path, radius, toCapsule(shapeOf<btCapsuleShape>(capsule), capsule.getWorldTransform()));
             });
     }
 };
