@@ -121,10 +121,16 @@ void takeInternalEdgesAlongNormals(std::span<TriangleHit> hits, const Obb<Scalar
         }
         if (!internal) continue;
         const auto alongNormal = collideObbTriangleAlongNormal(box, hit.triangle, reach, hit.side);
-        if (alongNormal)
-            hit.contact = *alongNormal;
-        else
+        if (!alongNormal) {
             hit.contact.pointCount = 0;
+            continue;
+        }
+        // No deeper than the triangle and the box overlap: on a curved mesh the box reaches farther
+        // below a neighbour's plane than into the neighbour.
+        const Scalar deepest = hit.contact.separation;
+        hit.contact = *alongNormal;
+        for (int i = 0; i < hit.contact.pointCount; ++i)
+            hit.contact.points[i].distance = std::max(hit.contact.points[i].distance, deepest);
     }
 }
 
