@@ -2,7 +2,7 @@
 // installed: every contact point the box-mesh and sphere-mesh algorithms write, at every step, lies on
 // the triangle it names, and its distance is one the geometry has. Checked right after the narrow phase
 // (before the solver moves the bodies), against references computed here in long double:
-//   - the point on the mesh lies on its triangle (part id and index of the point) within onTriangle;
+//   - the point on the mesh lies on its triangle (part id and index of the point) within kOnTriangle;
 //   - sphere: the distance is the centre's distance to the triangle less the radius, or, pushed out on
 //     the side the centre is not on (the sphere came through the face), minus the radius and that distance;
 //   - box, apart (distance >= 0): the distance is at least the box's exact distance to the triangle;
@@ -11,6 +11,7 @@
 //     depth plus 0.1% of the size), or at most the farthest any point of the box moved over the step (a
 //     box that was wholly in front of the plane and came in through the face is pushed back along the
 //     normal, however deep: its points moved at least that far).
+// 1,000 bodies over 600 steps in release builds, 250 over 150 in debug (sanitizer) builds.
 #include <gtest/gtest.h>
 
 #include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
