@@ -121,10 +121,26 @@ void takeInternalEdgesAlongNormals(std::span<TriangleHit> hits, const Obb<Scalar
         }
         if (!internal) continue;
         const auto alongNormal = collideObbTriangleAlongNormal(box, hit.triangle, reach, hit.side);
-        if (alongNormal)
-            hit.contact = *alongNormal;
-        else
+        if (!alongNormal) {
             hit.contact.pointCount = 0;
+            continue;
+        }
+        // No deeper than the box and the triangle overlap, give or take the bias the core allows its
+        // choice of axis: on a curved mesh the box reaches farther below a neighbour's plane than into
+        // the neighbour. (With the bias, a point over a sliver of a triangle, where the box's side
+        // overlaps least, keeps most of the face's depth, as resting boxes need.)
+        const Scalar overlap = hit.contact.separation;
+        const Triangle<Scalar>& t = hit.triangle;
+        const Scalar size =
+            box.halfExtents.x + box.halfExtents.y + box.halfExtents.z +
+            std::sqrt(std::max({glm::dot(t.b - t.a, t.b - t.a), glm::dot(t.c - t.b, t.c - t.b),
+                                glm::dot(t.a - t.c, t.a - t.c)}));
+        const Scalar deepest = overlap > 0 ? overlap
+                                           : overlap + (box_triangle_detail::biasRelative<Scalar> * overlap -
+                                                        box_triangle_detail::biasOfSize<Scalar> * size);
+        hit.contact = *alongNormal;
+        for (int i = 0; i < hit.contact.pointCount; ++i)
+            hit.contact.points[i].distance = std::max(hit.contact.points[i].distance, deepest);
     }
 }
 

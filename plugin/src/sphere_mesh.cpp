@@ -52,10 +52,10 @@ public:
         const Vec3<Scalar> frontNormal = front_.isCounterClockwise(areaNormal) ? areaNormal : -areaNormal;
         const bool centreInFront = glm::dot(candidate.normal, frontNormal) >= 0;
         if (candidate.feature == TriangleFeature::Face) {
-            const bool outFront =
-                twoSided_
-                    ? twoSided_->inFront(triangle, frontNormal, partId, triangleIndex).value_or(centreInFront)
-                    : true;
+            const bool outFront = twoSided_
+                                      ? twoSided_->inFrontNearby(triangle, frontNormal, partId, triangleIndex)
+                                            .value_or(centreInFront)
+                                      : true;
             if (outFront != centreInFront) {
                 // Out through the plane on the other side than the centre's: past it by the radius.
                 const Scalar heightBehind = candidate.distance + radius_;

@@ -62,7 +62,8 @@ Real gapAlong(const RealVec3& n, const std::array<RealVec3, 8>& boxCorners,
     return boxLowest - triangleHighest;
 }
 
-// The largest gap over the 13 axes, both signs of each (or only those that side allows).
+// The largest gap over the 13 axes, both signs of each (or only those that side allows, and any that
+// separates them).
 Real referenceSeparation(const ReferenceBox& box, const std::array<RealVec3, 3>& v, TriangleSide side) {
     const std::array<RealVec3, 8> boxCorners = corners(box);
     const RealVec3 faceNormal = glm::normalize(glm::cross(v[1] - v[0], v[2] - v[0]));
@@ -79,10 +80,12 @@ Real referenceSeparation(const ReferenceBox& box, const std::array<RealVec3, 3>&
     for (const RealVec3& axis : axes) {
         for (const RealVec3& n : {axis, -axis}) {
             const bool isFaceAxis = &axis == &axes[0];
-            if (side != TriangleSide::Either &&
+            const Real gap = gapAlong(n, boxCorners, v);
+            // A gap that separates them counts whatever the side.
+            if (side != TriangleSide::Either && !(gap > 0) &&
                 (isFaceAxis ? glm::dot(n, sideNormal) < 0 : glm::dot(n, sideNormal) < -1e-12L))
                 continue;
-            best = std::max(best, gapAlong(n, boxCorners, v));
+            best = std::max(best, gap);
         }
     }
     return best;
@@ -405,6 +408,25 @@ TYPED_TEST(BoxTriangleCases, AFixedSidePushesOutThroughItOrLetsABoxWhollyBehindP
     const Obb<T> behind = unitCube(Vec3<T>(0, T(-0.51), 0));
     EXPECT_FALSE(collideObbTriangle(behind, floorAt(T(0)), T(0.02), TriangleSide::Front).has_value());
     EXPECT_TRUE(collideObbTriangle(behind, floorAt(T(0)), T(0.02)).has_value());
+}
+
+// Beside a tilted triangle, apart from its edge by 0.01 along -z, on its front side: the front normal
+// leans toward +z, so the axis that separates them points a little to the back. A fixed side decides
+// where an overlapping box is pushed, never that a box apart overlaps: the contact is the gap along -z.
+TYPED_TEST(BoxTriangleCases, AFixedSideKeepsABoxApartAlongAnAxisLeaningToTheBack) {
+    using T = TypeParam;
+    const Triangle<T> triangle{Vec3<T>(-1, T(0.45), T(0.51)), Vec3<T>(1, T(0.45), T(0.51)),
+                               Vec3<T>(0, T(0.6), 2)};
+    const Obb<T> box = unitCube(Vec3<T>(0));
+    for (const TriangleSide side : {TriangleSide::Either, TriangleSide::Front}) {
+        const auto contact = collideObbTriangle(box, triangle, T(0.02), side);
+        ASSERT_TRUE(contact.has_value());
+        EXPECT_NEAR(contact->separation, 0.01, 1e-5);
+        EXPECT_NEAR(contact->normal.z, -1, 1e-5);
+        ASSERT_GT(contact->pointCount, 0);
+        for (int i = 0; i < contact->pointCount; ++i)
+            EXPECT_GE(contact->points[i].distance, T(0.01) - T(1e-5));
+    }
 }
 
 TYPED_TEST(BoxTriangleCases, AlongTheNormalTakesTheTrianglesAxisWhateverTheLeastPenetration) {

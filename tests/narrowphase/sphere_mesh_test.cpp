@@ -537,6 +537,44 @@ TEST(SphereMeshSides, AFastSphereCrossingTheFrontIsPushedBackOutOfTheFront) {
     EXPECT_GT(bouncing, 0.5);
 }
 
+// Over a ridge (slopes y = 1 -/+ x / 2 meeting at x = 0), a sphere sunk 0.2 into the left slope near
+// the ridge has its centre behind the right slope's plane; its manifold holds contacts with the left
+// slope only. Moved over the right slope, in front of it, the right slope has no contact of its own in
+// the manifold: the left slope's contacts tell the side (front), not where the centre was (behind the
+// plane, but not behind the triangle), so the right slope pushes the sphere out, not through it.
+TEST(SphereMeshSides, OverARidgeTheManifoldsContactsWithANeighbourTellTheSide) {
+    GridMesh data;
+    data.addGrid(4, 4, 1, btVector3(-2, 0, -2),
+                 [](btScalar x, btScalar) { return btScalar(0.5) * (btScalar(2) - std::abs(x)); });
+    BulletWorld world;
+    btRigidBody& mesh =
+        world.addBody(world.makeShape<btBvhTriangleMeshShape>(&data.array(), true), translation(0, 0, 0));
+    const btScalar radius = 0.5;
+    btRigidBody& sphere = world.addBody(world.makeShape<btSphereShape>(radius), btVector3(0, 5, 0), 1);
+    const Plugin plugin(world.world(), Pair::SphereMesh);
+    const btVector3 leftNormal = btVector3(-0.5, 1, 0).normalized(),
+                    rightNormal = btVector3(0.5, 1, 0).normalized();
+    // 0.3 in front of the left slope at x = -0.3 (0.2 deep): behind the right slope's plane.
+    const btVector3 before = btVector3(-0.3, 0.85, 0.3) + leftNormal * btScalar(0.3);
+    ASSERT_LT(rightNormal.dot(before - btVector3(0, 1, 0)), 0);
+    sphere.setWorldTransform(btTransform(btQuaternion::getIdentity(), before));
+    world.world().performDiscreteCollisionDetection();
+    const auto first = world.contacts(sphere, mesh);
+    ASSERT_FALSE(first.empty());
+    for (const test::SeenContact& contact : first)
+        EXPECT_LT((contact.normalOnB - leftNormal).length(), 1e-4);
+    // 0.45 in front of the right slope at x = 0.3 (0.05 deep).
+    sphere.setWorldTransform(
+        btTransform(btQuaternion::getIdentity(), btVector3(0.3, 0.85, 0.3) + rightNormal * btScalar(0.45)));
+    world.world().performDiscreteCollisionDetection();
+    const auto second = world.contacts(sphere, mesh);
+    ASSERT_FALSE(second.empty());
+    for (const test::SeenContact& contact : second) {
+        EXPECT_GT(contact.normalOnB.y(), 0) << "distance " << contact.distance;
+        EXPECT_GT(contact.distance, btScalar(-0.06));
+    }
+}
+
 // Fresh algorithms (contactPairTest) have no history: two-sided meshes push a centre out on its own
 // side, as Bullet; one-sided ones out of the front, or not at all once the whole sphere is behind.
 TEST(SphereMeshSides, OneSidedMeshesPushOutOfTheFrontWhateverTheirScalingOrUpAxis) {

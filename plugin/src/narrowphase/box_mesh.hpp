@@ -10,8 +10,11 @@
 // triangle's face (the box's face or an edge pair against an edge or vertex of the triangle) whose
 // feature's vertices deeper triangles have all had is taken along the triangle's normal instead, and
 // every triangle's vertices count as had once it is taken: Terdiman's voiding, as the sphere's, but
-// the contact is kept along the face so the triangle still supports the box. A real convex edge or
-// vertex (no deeper triangle around it) keeps its own axis.
+// the contact is kept along the face so the triangle still supports the box, each point no deeper
+// than the box and that triangle overlap (their separation, less the core's bias in choosing an axis:
+// 2% of it and 0.1% of the size; on a curved mesh the box reaches farther below a neighbour's plane
+// than into the neighbour). A real convex edge or vertex (no deeper triangle around it) keeps its own
+// axis.
 //
 // Fast boxes. A box wholly in front of a triangle at the pair's previous step came in through its
 // face: the triangle pushes it back along its normal, however deep. (Sunk deeper than it overlaps the

@@ -19,8 +19,10 @@
 // Sides. Only a centre inside a triangle's prism (its face region) has a side to choose: edge and
 // vertex contacts point from the feature toward the centre. Two-sided (Bullet's default): such a centre
 // is pushed out on the side the sphere belongs on, which is the side of the contact the manifold
-// already holds with that triangle, else the side where the centre was at the pair's previous step,
-// else the centre's own side (Bullet's rule, also for contactTest's fresh algorithms). So a fast sphere
+// already holds with that triangle, else of any contact it holds that tells a side (a sphere moving onto
+// the next slope past a ridge may have had its centre behind that slope's plane, not behind the
+// triangle), else the side where the centre was at the pair's previous step, else the centre's own side
+// (Bullet's rule, also for contactTest's fresh algorithms). So a fast sphere
 // whose centre crossed the plane during a step goes back the way it came instead of out of the back,
 // and stays on its side while the solver pushes it out over several steps. One-sided (oneSidedMeshFlag
 // on the mesh object, see plugin.hpp): the face region pushes out through the front, or lets the

@@ -23,7 +23,8 @@
 // Sides: TriangleSide::Either lets the triangle push the box out along its normal on either side (the
 // one that separates them sooner); Front and Back fix the side (Front: the side (b - a) x (c - a)
 // points to): the triangle's axis then pushes only to that side, other axes only when their normal
-// does not point to the other side, and a box entirely on the other side gives nothing.
+// does not point to the other side or when they separate the shapes (a box apart from the triangle is
+// apart on any side), and a box entirely on the other side gives nothing.
 //
 // Accuracy: the triangle is taken into the box's frame (offsets from the box's centre), where the box's
 // axes are exact; separations are within a few roundings of the scale (the largest coordinate or half
@@ -113,7 +114,10 @@ template <class T> struct AxisGap {
 // The gap along an axis with the better of its two signs that the side allows: along is the axis'
 // component along the side's normal (any positive multiple of it; zero without a side), the box's
 // centre is the origin, its projection radius boxRadius, the triangle's projections lowest and highest.
-// Sign +1: the normal is the axis. Without branches: which sign wins is data, not a pattern.
+// Sign +1: the normal is the axis. A sign that separates the shapes wins whatever the side: a side
+// says which way an overlapping box goes out, never that a box apart overlaps (an axis leaning a little
+// to the back would otherwise make a box beside the triangle sink through it). Without branches: which
+// sign wins is data, not a pattern.
 template <class T> struct SignedGap {
     T separation;
     T sign;
@@ -121,7 +125,8 @@ template <class T> struct SignedGap {
 
 template <class T> SignedGap<T> gapAlong(T along, T boxRadius, T lowest, T highest) {
     const T plus = -boxRadius - highest, minus = lowest - boxRadius;
-    const bool usePlus = (along > T(0)) | ((along == T(0)) & (plus >= minus));
+    const bool usePlus =
+        (plus > T(0)) | ((minus <= T(0)) & ((along > T(0)) | ((along == T(0)) & (plus >= minus))));
     return {usePlus ? plus : minus, usePlus ? T(1) : T(-1)};
 }
 
