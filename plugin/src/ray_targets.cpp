@@ -2,6 +2,8 @@
 
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "analytic/adapters/bullet_math.hpp"
@@ -18,6 +20,7 @@
 #include "raycast/dbvt_walk.hpp"
 #include "raycast/heightfield_raycast.hpp"
 #include "raycast/mesh_raycast.hpp"
+#include "raycast/triangle_reporter.hpp"
 
 namespace analytic::raycast {
 namespace {
@@ -49,7 +52,9 @@ std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const E
 void castAgainstSolid(const btCollisionObject& object, const std::optional<SurfaceHit<Scalar>>& hit,
                       Callback& callback) {
     if (!hit || !(hit->t < callback.m_closestHitFraction)) return;
-    btCollisionWorld::LocalRayResult result(&object, nullptr, toBullet(hit->normal), hit->t);
+    btVector3 normal = toBullet(hit->normal);
+    if (!makeUnitNormal(normal)) return;
+    btCollisionWorld::LocalRayResult result(&object, nullptr, normal, hit->t);
     callback.addSingleResult(result, true);
 }
 
@@ -64,10 +69,16 @@ void castAgainstPlane(const Segment& segment, const btCollisionObject& object, c
     if (!fromFront && (callback.m_flags & btTriangleRaycastCallback::kF_FilterBackfaces)) return;
     const Scalar t = crossing->hit.t;
     if (!(t < callback.m_closestHitFraction)) return;
+    // Bullet's plane ends at its box, BT_LARGE_FLOAT on every side of the origin, wherever it is placed: a
+    // crossing beyond (a plane placed farther, a segment reaching farther) is none. Reported, it would lie
+    // before the segment enters the box its object is tested by (rayBoxOf), so whether a cast found it
+    // would depend on the order objects are met in.
+    if (!(maxAbsComponent(crossing->hit.point) <= Scalar(BT_LARGE_FLOAT))) return;
     const bool unflipped = callback.m_flags & btTriangleRaycastCallback::kF_KeepUnflippedNormal;
+    btVector3 normal = toBullet(fromFront || unflipped ? plane.normal : -plane.normal);
+    if (!makeUnitNormal(normal)) return;
     btCollisionWorld::LocalShapeInfo shapeInfo{0, 0};
-    btCollisionWorld::LocalRayResult result(
-        &object, &shapeInfo, toBullet(fromFront || unflipped ? plane.normal : -plane.normal), t);
+    btCollisionWorld::LocalRayResult result(&object, &shapeInfo, normal, t);
     callback.addSingleResult(result, true);
 }
 
@@ -128,14 +139,62 @@ void castAgainstCompound(const Segment& segment, const btCollisionObject& object
     }
 }
 
+// Passes on to the user's callback the hits of Bullet's rayTestSingle that can be there: at a fraction in
+// [0, 1], with a finite normal (made unit), at a point within the shape's box grown by Bullet's tolerance.
+// Bullet's iterative convex cast returns hits far from the shape on long segments (1e9).
+class InBoxCallback final : public Callback {
+public:
+    InBoxCallback(Callback& user, const Segment& segment, const Aabb<Scalar>& box)
+        : user_(user), segment_(segment) {
+        m_closestHitFraction = user.m_closestHitFraction;
+        m_flags = user.m_flags;
+        m_collisionFilterGroup = user.m_collisionFilterGroup;
+        m_collisionFilterMask = user.m_collisionFilterMask;
+        // A hundredth of the box's largest side (Bullet's casts converge to 1e-4 of it), and the
+        // rounding of the segment's point.
+        const Scalar side = maxAbsComponent(box.max - box.min);
+        const Scalar padding =
+            Scalar(0.01) * (std::isfinite(side) ? side : Scalar(0)) +
+            slabRoundingPadding<Scalar>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) +
+                                        rayReachOf(segment.ray));
+        box_ = {box.min - padding, box.max + padding};
+    }
+
+    bool needsCollision(btBroadphaseProxy* proxy) const override { return user_.needsCollision(proxy); }
+
+    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        const Scalar t = result.m_hitFraction;
+        const Vec3<Scalar> point = segment_.ray.origin + t * segment_.ray.direction;
+        if (!(t >= 0 && t <= 1) || !makeUnitNormal(result.m_hitNormalLocal) ||
+            !glm::all(glm::lessThanEqual(box_.min, point)) || !glm::all(glm::lessThanEqual(point, box_.max)))
+            return m_closestHitFraction;
+        const btScalar answer = user_.addSingleResult(result, normalInWorldSpace);
+        m_closestHitFraction = user_.m_closestHitFraction;
+        return answer;
+    }
+
+private:
+    Callback& user_;
+    const Segment& segment_;
+    Aabb<Scalar> box_;
+};
+
 void castWithBullet(const Segment& segment, const btCollisionObject& object, const BulletTarget& target,
                     Callback& callback) {
+    // Bullet is asked only for a segment that meets the shape's box, however the caller found the object
+    // (rayTest's broadphase, a batch's tree grown for its longest ray): the same question from both.
+    btVector3 boxMin, boxMax;
+    target.shape->getAabb(target.transform, boxMin, boxMax);
+    const Aabb<Scalar> box{toGlm(boxMin), toGlm(boxMax)};
+    const auto slab = makeSlabRay(segment.ray);
+    if (!slab || !rayOverlapsAabb(*slab, callback.m_closestHitFraction, box)) return;
     btTransform from = btTransform::getIdentity(), to = btTransform::getIdentity();
     from.setOrigin(segment.from);
     to.setOrigin(segment.to);
+    InBoxCallback inBox(callback, segment, box);
     // rayTestSingle takes the object non-const; it only reads it and hands it to the callback.
     btCollisionWorld::rayTestSingle(from, to, const_cast<btCollisionObject*>(&object), target.shape,
-                                    target.transform, callback);
+                                    target.transform, inBox);
 }
 
 // Calls visit(target) with the target of the shape placed by transform (see placeRayTarget), made where
@@ -188,6 +247,15 @@ struct CastAgainst {
 };
 
 }  // namespace
+
+Aabb<Scalar> rayBoxOf(const btCollisionObject& object) {
+    const Aabb<Scalar> box = boxOf(object);
+    const btCollisionShape& shape = *object.getCollisionShape();
+    if (shape.getShapeType() != STATIC_PLANE_PROXYTYPE) return box;
+    const Aabb<Scalar> hits = boundsOfRayPlaneHits(
+        toPlane(static_cast<const btStaticPlaneShape&>(shape), object.getWorldTransform()));
+    return {glm::max(box.min, hits.min), glm::min(box.max, hits.max)};
+}
 
 void placeRayTarget(const btCollisionShape& shape, const btTransform& transform, RayTarget& target) {
     visitRayTarget(shape, transform, [&](const auto& made) { target = made; });
