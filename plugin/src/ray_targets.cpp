@@ -140,13 +140,18 @@ void castAgainstCompound(const Segment& segment, const btCollisionObject& object
 }
 
 // Passes on to the user's callback the hits of Bullet's rayTestSingle that can be there: at a fraction in
-// [0, 1], with a finite normal (made unit), at a point within the shape's box grown by Bullet's tolerance.
+// [0, 1] no less than where the segment enters the shape's box (so that whether a walk culled the object
+// by that box, given the hits found before, cannot change the answer), with a finite normal (made unit),
+// at a point within the box grown by Bullet's tolerance.
 // Bullet's iterative convex cast returns hits far from the shape on long segments (1e9).
 class InBoxCallback final : public Callback {
 public:
-    InBoxCallback(Callback& user, const Segment& segment, const Aabb<Scalar>& box)
-        : user_(user), segment_(segment) {
-        m_closestHitFraction = user.m_closestHitFraction;
+    // Bullet's casts start from the callback's fraction (its convex cast iterates from it): asked always
+    // from 1, they answer the same whatever the user found before, so whatever the order objects are met
+    // in; only the hits nearer than the user's fraction are passed on.
+    InBoxCallback(Callback& user, const Segment& segment, const Aabb<Scalar>& box, Scalar entry)
+        : user_(user), segment_(segment), entry_(entry) {
+        m_closestHitFraction = 1;
         m_flags = user.m_flags;
         m_collisionFilterGroup = user.m_collisionFilterGroup;
         m_collisionFilterMask = user.m_collisionFilterMask;
@@ -165,17 +170,17 @@ public:
     btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
         const Scalar t = result.m_hitFraction;
         const Vec3<Scalar> point = segment_.ray.origin + t * segment_.ray.direction;
-        if (!(t >= 0 && t <= 1) || !makeUnitNormal(result.m_hitNormalLocal) ||
+        if (!(t >= entry_ && t < user_.m_closestHitFraction) || !makeUnitNormal(result.m_hitNormalLocal) ||
             !glm::all(glm::lessThanEqual(box_.min, point)) || !glm::all(glm::lessThanEqual(point, box_.max)))
             return m_closestHitFraction;
-        const btScalar answer = user_.addSingleResult(result, normalInWorldSpace);
-        m_closestHitFraction = user_.m_closestHitFraction;
-        return answer;
+        user_.addSingleResult(result, normalInWorldSpace);
+        return m_closestHitFraction;
     }
 
 private:
     Callback& user_;
     const Segment& segment_;
+    Scalar entry_;
     Aabb<Scalar> box_;
 };
 
@@ -187,11 +192,13 @@ void castWithBullet(const Segment& segment, const btCollisionObject& object, con
     target.shape->getAabb(target.transform, boxMin, boxMax);
     const Aabb<Scalar> box{toGlm(boxMin), toGlm(boxMax)};
     const auto slab = makeSlabRay(segment.ray);
-    if (!slab || !rayOverlapsAabb(*slab, callback.m_closestHitFraction, box)) return;
+    if (!slab) return;
+    const Scalar entry = rayEntryIntoAabb(*slab, callback.m_closestHitFraction, box);
+    if (!(entry <= callback.m_closestHitFraction)) return;
     btTransform from = btTransform::getIdentity(), to = btTransform::getIdentity();
     from.setOrigin(segment.from);
     to.setOrigin(segment.to);
-    InBoxCallback inBox(callback, segment, box);
+    InBoxCallback inBox(callback, segment, box, entry);
     // rayTestSingle takes the object non-const; it only reads it and hands it to the callback.
     btCollisionWorld::rayTestSingle(from, to, const_cast<btCollisionObject*>(&object), target.shape,
                                     target.transform, inBox);
@@ -250,6 +257,7 @@ struct CastAgainst {
 
 Aabb<Scalar> rayBoxOf(const btCollisionObject& object) {
     const Aabb<Scalar> box = boxOf(object);
+    if (!isFinite(box.min) || !isFinite(box.max)) return {Vec3<Scalar>(1), Vec3<Scalar>(-1)};  // met by none
     const btCollisionShape& shape = *object.getCollisionShape();
     if (shape.getShapeType() != STATIC_PLANE_PROXYTYPE) return box;
     const Aabb<Scalar> hits = boundsOfRayPlaneHits(

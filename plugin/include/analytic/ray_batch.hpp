@@ -11,13 +11,12 @@
 // library keeps between batches (std threads, started when first needed).
 //
 // Hostile input is taken as analytic::rayTest takes it (ray_test.hpp), with rayTest's answers: an object is
-// cast against only when the ray meets the box rayTest tests it by (its broadphase proxy's), whatever the
+// cast against only when the ray meets the box rayTest tests it by (its shape's), whatever the
 // snapshot's tree (boxes in float, grown for the batch's farthest ray) let through. Rays whose largest
 // origin coordinate plus largest direction component passes 1e30 (beyond what the tree, in float, can
 // walk: coordinates beyond float's range in the double build) are cast against every object's box in
-// btScalar instead, one by one, and do not widen the tree for the others. Objects with boxes of NaN or
-// infinite extent never break the tree: a box with a NaN bound, min > max or no finite point is met by
-// no ray.
+// btScalar instead, one by one, and do not widen the tree for the others. Objects whose boxes are not
+// finite are never hit, as by rayTest; the tree takes any box (NaN, infinite, min > max).
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>

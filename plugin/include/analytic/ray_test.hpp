@@ -14,10 +14,11 @@
 // largest finite value) never crashes and never asserts; every hit reported has a fraction in [0, 1], a
 // finite unit normal, and lies on the shape within the rounding of the segment's coordinates. In detail:
 // - a segment of length zero, or with an end not finite, meets nothing;
-// - an object is cast against only when the segment meets its broadphase proxy's box (in a
-//   btDbvtBroadphase; the shape's box with other broadphases); a box with a NaN bound, or min > max (a
-//   shape placed at NaN, negative sizes, a mesh with a vertex at infinity, whose box Bullet makes NaN) is
-//   met by none, and the NaN that Bullet's tree passes on to some of its nodes hides no other object;
+// - an object is cast against only when the segment meets its shape's box where it is now (a static
+//   plane's narrowed to where it can be hit, and Bullet's plane ends at its box, BT_LARGE_FLOAT from the
+//   origin); an object whose box is not finite, has a NaN bound or min > max (a shape or placement with
+//   an infinite or NaN value, negative sizes, a mesh with a vertex at infinity) is never hit, and the NaN
+//   that Bullet's tree passes on from such an object to some of its nodes hides no other object;
 // - a triangle with a vertex not finite, or of zero area, is never hit; nor is one where the arithmetic
 //   overflows (sheared coordinates or the segment's length near the largest value);
 // - a heightfield whose scaling on a grid axis is zero or not finite, or so small that the segment's grid

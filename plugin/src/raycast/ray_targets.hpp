@@ -92,7 +92,10 @@ void castAgainstShape(const Segment& segment, const btCollisionObject& object, c
 // its proxies' boxes unset until the next update), narrowed for a static plane to where its cast can hit
 // (Bullet gives a plane's box as all of space; a ground plane's becomes a thin slab; castAgainstPlane
 // tests with the default tolerance, as these bounds take it). Tested with rayOverlapsAabb: a box with a
-// NaN bound or min > max is met by no segment.
+// NaN bound or min > max is met by no segment. An object whose box is not finite (a shape or placement
+// with an infinite or NaN value) gets the empty box, met by none: Bullet's broadphase tree cannot hold it
+// (its leaf's volume, grown for motion, becomes NaN, and the nodes above it do not hold its box), so
+// rayTest could not reliably find it, and the batches must not either.
 Aabb<Scalar> rayBoxOf(const btCollisionObject& object);
 
 // btSingleRayCallback::process for an object whose broadphase box the segment meets: false once the
