@@ -98,8 +98,8 @@ void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& c
             });
     };
     if (!scene.walks(segment.ray)) return scene.walkEvery(visit);
-    const Vec3<Scalar> from = toGlm(ray.from);
-    scene.walk(raycast::WideBvh::lanesOf(from, toGlm(ray.to) - from), callback, visit);
+    // The walk's lanes from the slab's reciprocal, computed once (lanesOf's values).
+    scene.walk(SlabRayLanes<float>(slab.origin, slab.inverseDirection), callback, visit);
 }
 
 // The threads a batch runs on: options.threads, or one per core for 0. The cores are counted once: glibc
