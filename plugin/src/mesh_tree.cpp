@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <limits>
 #include <optional>
 #include <span>
 
@@ -75,6 +76,13 @@ MeshTree::MeshTree(const btStridingMeshInterface& mesh, unsigned threads) : scal
     const auto collect = [&](const Triangle<Scalar>& triangle, int partId, int triangleIndex) {
         triangles.push_back(triangle);
         names.push_back({partId, triangleIndex});
+        // A triangle with a vertex not finite is never hit (intersectRayTriangle): its box is left empty,
+        // and the others' growth is not made infinite by it.
+        if (!isFinite(triangle.a) || !isFinite(triangle.b) || !isFinite(triangle.c)) {
+            constexpr Scalar infinity = std::numeric_limits<Scalar>::infinity();
+            boxes.push_back({Vec3<Scalar>(infinity), Vec3<Scalar>(-infinity)});
+            return;
+        }
         const Aabb<Scalar> box = boundsOf(triangle);
         boxes.push_back(box);
         extent = std::max({extent, maxAbsComponent(box.min), maxAbsComponent(box.max)});

@@ -86,13 +86,20 @@ private:
 void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& callback) {
     const raycast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
     if (!isValidRay(segment.ray)) return;  // a ray of length zero or with a non-finite end meets nothing
-    const Vec3<Scalar> from = toGlm(ray.from);
-    scene.walk(raycast::WideBvh::lanesOf(from, toGlm(ray.to) - from), callback,
-               [&](const raycast::RayScene::Item& item) {
-                   return raycast::visitObject(
-                       callback, [&] { return callback.accepts(item.object, item.group, item.mask); },
-                       [&] { raycast::castAgainstTarget(segment, *item.object, item.target, callback); });
-               });
+    const SlabRay<Scalar> slab = slabRayOf(segment.ray);
+    const auto visit = [&](const raycast::RayScene::Item& item) {
+        return raycast::visitObject(
+            callback, [&] { return callback.accepts(item.object, item.group, item.mask); },
+            [&] {
+                // The tree's boxes are in float, grown for the batch's farthest ray: rayTest's own test of
+                // the shape's box decides whether the object is cast (the same objects, the same hits).
+                if (!rayOverlapsAabb(slab, callback.m_closestHitFraction, item.gate)) return;
+                raycast::castAgainstTarget(segment, *item.object, item.target, callback);
+            });
+    };
+    if (!scene.walks(segment.ray)) return scene.walkEvery(visit);
+    // The walk's lanes from the slab's reciprocal, computed once (lanesOf's values).
+    scene.walk(SlabRayLanes<float>(slab.origin, slab.inverseDirection), callback, visit);
 }
 
 // The threads a batch runs on: options.threads, or one per core for 0. The cores are counted once: glibc

@@ -178,6 +178,11 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
     const Scalar gridMargin = 64 * unitRoundoff<Scalar> *
                               (maxAbsComponent(footprint.origin) + maxAbsComponent(footprint.direction) +
                                Scalar(cells[0] + cells[1]));
+    // Grid coordinates past the largest finite value (a scaling so small, subnormal say, that the
+    // segment's coordinates over it overflow) are cells narrower than the rounding of the segment's own
+    // coordinates: triangles that thin are edge-on to the watertight test, and the walk cannot index them.
+    // No hit, as Bullet's.
+    if (!isFinite(footprint.origin) || !isFinite(footprint.direction) || !std::isfinite(gridMargin)) return;
     const Scalar rayScale = rayReachOf(localRay);
 
     const CellTriangles cellTriangles(terrain);

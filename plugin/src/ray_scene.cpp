@@ -19,6 +19,7 @@ namespace analytic {
 
 struct BatchCache::Kept {
     std::mutex mutex;
+    const btCollisionWorld* world = nullptr;  // the world the rest was kept for
     std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> meshTrees;
     // The world's tree, the objects' boxes it was built over and the ray reach it covers.
     std::shared_ptr<const raycast::WideBvh> worldTree;
@@ -46,7 +47,8 @@ Scalar RayScene::batchReach(std::span<const Ray> rays) {
     Scalar reach = 0;
     for (const Ray& ray : rays) {
         const Scalar rayReach = rayReachOf(segmentRay(toGlm(ray.from), toGlm(ray.to)));
-        if (std::isfinite(rayReach)) reach = std::max(reach, rayReach);  // the others are not walked
+        // The others are not walked: not usable, or cast with walkEvery.
+        if (rayReach <= WideBvh::maxWalkReach) reach = std::max(reach, rayReach);
     }
     return reach;
 }
@@ -62,25 +64,22 @@ bool sameBoxes(std::span<const Aabb<Scalar>> a, std::span<const Aabb<Scalar>> b)
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 
-// Where a ray must pass to hit the object: its shape's box, narrowed for a static plane to where its cast
-// can hit (Bullet gives a plane's box as all of space, so every ray would test it; a ground plane's becomes
-// a thin slab; castAgainstPlane tests with the default tolerance, as these bounds take it). The box is the
-// shape's own: btAxisSweep3 leaves its proxies' boxes unset until the next update. The tree's growth
-// covers the rounding of the segments.
-Aabb<Scalar> rayBoxOf(const btCollisionObject& object) {
-    const Aabb<Scalar> box = boxOf(object);
-    const btCollisionShape& shape = *object.getCollisionShape();
-    if (shape.getShapeType() != STATIC_PLANE_PROXYTYPE) return box;
-    const Aabb<Scalar> hits = boundsOfRayPlaneHits(
-        toPlane(static_cast<const btStaticPlaneShape&>(shape), object.getWorldTransform()));
-    return {glm::max(box.min, hits.min), glm::min(box.max, hits.max)};
-}
-
 }  // namespace
 
 RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayReach, unsigned threads) {
     std::unique_lock<std::mutex> cacheLock;
-    if (cache) cacheLock = std::unique_lock(cache->kept_->mutex);
+    if (cache) {
+        cacheLock = std::unique_lock(cache->kept_->mutex);
+        // Given another world, the cache starts afresh for it.
+        BatchCache::Kept& kept = *cache->kept_;
+        if (kept.world != &world) {
+            kept.meshTrees.clear();
+            kept.worldTree.reset();
+            kept.worldBoxes.clear();
+            kept.worldReach = 0;
+            kept.world = &world;
+        }
+    }
     // The trees of this world's meshes, found in the cache (when their data are unchanged) or built.
     std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const MeshTree>> treeOf;
     const auto attachTree = [&](RayTarget& target) {
@@ -130,7 +129,7 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
             // farther than this one's and still find it.
             kept.worldReach = 2 * rayReach;
             kept.worldTree = std::make_shared<const WideBvh>(boxes, kept.worldReach, threads);
-            kept.worldBoxes = std::move(boxes);
+            kept.worldBoxes = boxes;  // a copy: the items keep theirs
             ++kept.worldTreeBuilds;
         }
         tree_ = kept.worldTree;
@@ -151,6 +150,7 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
             item.object = &object;
             item.group = proxy.m_collisionFilterGroup;
             item.mask = proxy.m_collisionFilterMask;
+            item.gate = boxes[i];
             placeRayTarget(*object.getCollisionShape(), object.getWorldTransform(), item.target);
         }
     });

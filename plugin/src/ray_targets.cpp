@@ -2,6 +2,8 @@
 
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "analytic/adapters/bullet_math.hpp"
@@ -18,6 +20,7 @@
 #include "raycast/dbvt_walk.hpp"
 #include "raycast/heightfield_raycast.hpp"
 #include "raycast/mesh_raycast.hpp"
+#include "raycast/triangle_reporter.hpp"
 
 namespace analytic::raycast {
 namespace {
@@ -50,7 +53,9 @@ std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const E
 void castAgainstSolid(const btCollisionObject& object, const std::optional<SurfaceHit<Scalar>>& hit,
                       Callback& callback) {
     if (!hit || !(hit->t < callback.m_closestHitFraction)) return;
-    btCollisionWorld::LocalRayResult result(&object, nullptr, toBullet(hit->normal), hit->t);
+    btVector3 normal = toBullet(hit->normal);
+    if (!makeUnitNormal(normal)) return;
+    btCollisionWorld::LocalRayResult result(&object, nullptr, normal, hit->t);
     callback.addSingleResult(result, true);
 }
 
@@ -65,10 +70,16 @@ void castAgainstPlane(const Segment& segment, const btCollisionObject& object, c
     if (!fromFront && (callback.m_flags & btTriangleRaycastCallback::kF_FilterBackfaces)) return;
     const Scalar t = crossing->hit.t;
     if (!(t < callback.m_closestHitFraction)) return;
+    // Bullet's plane ends at its box, BT_LARGE_FLOAT on every side of the origin, wherever it is placed: a
+    // crossing beyond (a plane placed farther, a segment reaching farther) is none. Reported, it would lie
+    // before the segment enters the box its object is tested by (rayBoxOf), so whether a cast found it
+    // would depend on the order objects are met in.
+    if (!(maxAbsComponent(crossing->hit.point) <= Scalar(BT_LARGE_FLOAT))) return;
     const bool unflipped = callback.m_flags & btTriangleRaycastCallback::kF_KeepUnflippedNormal;
+    btVector3 normal = toBullet(fromFront || unflipped ? plane.normal : -plane.normal);
+    if (!makeUnitNormal(normal)) return;
     btCollisionWorld::LocalShapeInfo shapeInfo{0, 0};
-    btCollisionWorld::LocalRayResult result(
-        &object, &shapeInfo, toBullet(fromFront || unflipped ? plane.normal : -plane.normal), t);
+    btCollisionWorld::LocalRayResult result(&object, &shapeInfo, normal, t);
     callback.addSingleResult(result, true);
 }
 
@@ -129,14 +140,69 @@ void castAgainstCompound(const Segment& segment, const btCollisionObject& object
     }
 }
 
+// Passes on to the user's callback the hits of Bullet's rayTestSingle that can be there: at a fraction in
+// [0, 1] no less than where the segment enters the shape's box (so that whether a walk culled the object
+// by that box, given the hits found before, cannot change the answer), with a finite normal (made unit),
+// at a point within the box grown by Bullet's tolerance.
+// Bullet's iterative convex cast returns hits far from the shape on long segments (1e9).
+class InBoxCallback final : public Callback {
+public:
+    // Bullet's casts start from the callback's fraction (its convex cast iterates from it): asked always
+    // from 1, they answer the same whatever the user found before, so whatever the order objects are met
+    // in; only the hits nearer than the user's fraction are passed on.
+    InBoxCallback(Callback& user, const Segment& segment, const Aabb<Scalar>& box, Scalar entry)
+        : user_(user), segment_(segment), entry_(entry) {
+        m_closestHitFraction = 1;
+        m_flags = user.m_flags;
+        m_collisionFilterGroup = user.m_collisionFilterGroup;
+        m_collisionFilterMask = user.m_collisionFilterMask;
+        // A hundredth of the box's largest side (Bullet's casts converge to 1e-4 of it), and the
+        // rounding of the segment's point.
+        const Scalar side = maxAbsComponent(box.max - box.min);
+        const Scalar padding =
+            Scalar(0.01) * (std::isfinite(side) ? side : Scalar(0)) +
+            slabRoundingPadding<Scalar>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) +
+                                        rayReachOf(segment.ray));
+        box_ = {box.min - padding, box.max + padding};
+    }
+
+    bool needsCollision(btBroadphaseProxy* proxy) const override { return user_.needsCollision(proxy); }
+
+    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        const Scalar t = result.m_hitFraction;
+        const Vec3<Scalar> point = segment_.ray.origin + t * segment_.ray.direction;
+        if (!(t >= entry_ && t < user_.m_closestHitFraction) || !makeUnitNormal(result.m_hitNormalLocal) ||
+            !glm::all(glm::lessThanEqual(box_.min, point)) || !glm::all(glm::lessThanEqual(point, box_.max)))
+            return m_closestHitFraction;
+        user_.addSingleResult(result, normalInWorldSpace);
+        return m_closestHitFraction;
+    }
+
+private:
+    Callback& user_;
+    const Segment& segment_;
+    Scalar entry_;
+    Aabb<Scalar> box_;
+};
+
 void castWithBullet(const Segment& segment, const btCollisionObject& object, const BulletTarget& target,
                     Callback& callback) {
+    // Bullet is asked only for a segment that meets the shape's box, however the caller found the object
+    // (rayTest's broadphase, a batch's tree grown for its longest ray): the same question from both.
+    btVector3 boxMin, boxMax;
+    target.shape->getAabb(target.transform, boxMin, boxMax);
+    const Aabb<Scalar> box{toGlm(boxMin), toGlm(boxMax)};
+    const auto slab = makeSlabRay(segment.ray);
+    if (!slab) return;
+    const Scalar entry = rayEntryIntoAabb(*slab, callback.m_closestHitFraction, box);
+    if (!(entry <= callback.m_closestHitFraction)) return;
     btTransform from = btTransform::getIdentity(), to = btTransform::getIdentity();
     from.setOrigin(segment.from);
     to.setOrigin(segment.to);
+    InBoxCallback inBox(callback, segment, box, entry);
     // rayTestSingle takes the object non-const; it only reads it and hands it to the callback.
     btCollisionWorld::rayTestSingle(from, to, const_cast<btCollisionObject*>(&object), target.shape,
-                                    target.transform, callback);
+                                    target.transform, inBox);
 }
 
 // Calls visit(target) with the target of the shape placed by transform (see placeRayTarget), made where
@@ -189,6 +255,16 @@ struct CastAgainst {
 };
 
 }  // namespace
+
+Aabb<Scalar> rayBoxOf(const btCollisionObject& object) {
+    const Aabb<Scalar> box = boxOf(object);
+    if (!isFinite(box.min) || !isFinite(box.max)) return {Vec3<Scalar>(1), Vec3<Scalar>(-1)};  // met by none
+    const btCollisionShape& shape = *object.getCollisionShape();
+    if (shape.getShapeType() != STATIC_PLANE_PROXYTYPE) return box;
+    const Aabb<Scalar> hits = boundsOfRayPlaneHits(
+        toPlane(static_cast<const btStaticPlaneShape&>(shape), object.getWorldTransform()));
+    return {glm::max(box.min, hits.min), glm::min(box.max, hits.max)};
+}
 
 void placeRayTarget(const btCollisionShape& shape, const btTransform& transform, RayTarget& target) {
     visitRayTarget(shape, transform, [&](const auto& made) { target = made; });

@@ -21,10 +21,15 @@ constexpr int binCount = 16;
 constexpr std::int32_t minParallelCount = 1024;
 
 // The surface area heuristic's measure of a box (half its area), in double: broadphase boxes of planes
-// reach 1e18 (float) or 1e30 (double), whose products overflow float.
+// reach 1e18 (float) or 1e30 (double), whose products overflow float. Never NaN, which no comparison
+// would pick (the fold then never opened a node): a side between equal infinite bounds has length 0, and
+// a face of length 0 has area 0 however long its other side (an infinite segment has none).
 double halfArea(const Aabb<Scalar>& box) {
-    const glm::dvec3 size = glm::max(glm::dvec3(box.max) - glm::dvec3(box.min), glm::dvec3(0));
-    return size.x * size.y + size.y * size.z + size.z * size.x;
+    glm::dvec3 size = glm::dvec3(box.max) - glm::dvec3(box.min);
+    for (int axis = 0; axis < 3; ++axis)
+        size[axis] = size[axis] > 0 ? size[axis] : 0;
+    const auto face = [](double a, double b) { return a == 0 || b == 0 ? 0.0 : a * b; };
+    return face(size.x, size.y) + face(size.y, size.z) + face(size.z, size.x);
 }
 
 Aabb<Scalar> emptyBox() {
@@ -65,8 +70,14 @@ Aabb<float> laneBox(const Aabb<Scalar>& box, Scalar rayReach) {
     return lanes;
 }
 
-// In double, so that the centre of a huge box stays finite.
-glm::dvec3 centreOf(const Aabb<Scalar>& box) { return (glm::dvec3(box.min) + glm::dvec3(box.max)) * 0.5; }
+// In double, so that the centre of a huge box stays finite; 0 on an axis where the box spans all of it
+// (-inf + inf), so that centres always compare.
+glm::dvec3 centreOf(const Aabb<Scalar>& box) {
+    glm::dvec3 centre = (glm::dvec3(box.min) + glm::dvec3(box.max)) * 0.5;
+    for (int axis = 0; axis < 3; ++axis)
+        centre[axis] = std::isnan(centre[axis]) ? 0 : centre[axis];
+    return centre;
+}
 
 // The orders a Node keeps for the children whose box centres these are: for each octant, near to far
 // along its diagonal (the direction whose components are -1 on the octant's bits, +1 elsewhere), equal
@@ -123,15 +134,20 @@ struct WideBvh::Built {
 
 WideBvh::WideBvh(std::span<const Aabb<Scalar>> givenBoxes, Scalar rayReach, unsigned threads, Items items,
                  std::int32_t leafSize, LeafFits leafFits)
-    : leafSize_(leafSize), rayReach_(rayReach) {
+    : leafSize_(leafSize), rayReach_(rayReach <= maxWalkReach ? rayReach : maxWalkReach) {
     if (leafSize < 1 || (items == Items::Boxes && leafSize > 4))
         throw std::invalid_argument("WideBvh: a leaf holds 1 to 4 boxes, or more when walks name leaves");
     if (givenBoxes.empty()) return;
     // A box with a NaN bound, or min > max, meets no ray: the walk's box test (rayEntriesIntoAabbs) takes
-    // only ordered boxes and the empty one.
+    // only ordered boxes and the empty one. Nor does one that holds no finite point (a bound at infinity
+    // on its far side: an object placed at infinity), whose growth would be inf - inf.
+    constexpr Scalar infinity = std::numeric_limits<Scalar>::infinity();
     std::vector<Aabb<Scalar>> usableBoxes(givenBoxes.begin(), givenBoxes.end());
     for (Aabb<Scalar>& box : usableBoxes)
-        if (!glm::all(glm::lessThanEqual(box.min, box.max))) box = emptyBox();
+        if (!glm::all(glm::lessThanEqual(box.min, box.max)) ||
+            glm::any(glm::equal(box.min, Vec3<Scalar>(infinity))) ||
+            glm::any(glm::equal(box.max, Vec3<Scalar>(-infinity))))
+            box = emptyBox();
     const std::span<const Aabb<Scalar>> boxes(usableBoxes);
     Source source{boxes, {}, {}, std::move(leafFits)};
     source.centres.reserve(boxes.size());

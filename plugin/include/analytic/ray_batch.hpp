@@ -9,6 +9,14 @@
 // (see BatchCache). Shapes the core does not model are cast with Bullet's own rayTestSingle, as rayTest
 // does. The snapshot and then the rays are shared out in chunks among the calling thread and threads the
 // library keeps between batches (std threads, started when first needed).
+//
+// Hostile input is taken as analytic::rayTest takes it (ray_test.hpp), with rayTest's answers: an object is
+// cast against only when the ray meets the box rayTest tests it by (its shape's), whatever the
+// snapshot's tree (boxes in float, grown for the batch's farthest ray) let through. Rays whose largest
+// origin coordinate plus largest direction component passes 1e30 (beyond what the tree, in float, can
+// walk: coordinates beyond float's range in the double build) are cast against every object's box in
+// btScalar instead, one by one, and do not widen the tree for the others. Objects whose boxes are not
+// finite are never hit, as by rayTest; the tree takes any box (NaN, infinite, min > max).
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
@@ -64,8 +72,10 @@ class RayScene;
 //   builds it again. The objects' shapes, places and filters are read afresh at every batch: only the
 //   tree over their boxes is kept. A world whose objects all stay put (a level's static geometry) is then
 //   not sorted into a tree again at every batch.
-// Keep one per world: the cache holds the world last cast at. Batches on several threads may share one;
-// they take turns at their snapshots.
+// Keep one per world. The cache remembers the world it was last used with; given another, it drops what
+// it kept and starts afresh for that one: alternating worlds on one cache is safe, only slow. (What it
+// keeps is checked against the world at every batch anyway, so a world destroyed and another made at its
+// address is safe too.) Batches on several threads may share one; they take turns at their snapshots.
 class BatchCache {
 public:
     BatchCache();
@@ -87,13 +97,14 @@ struct BatchOptions {
     BatchCache* cache = nullptr;  // null: nothing kept; meshes are cast through Bullet's own trees
 };
 
-// The closest hit of each ray: hits[i] for rays[i]. hits must be as long as rays (std::invalid_argument
-// otherwise).
+// The closest hit of each ray: hits[i] for rays[i]. hits must be as long as rays: otherwise
+// std::invalid_argument is thrown before anything is cast, and hits is left as it was.
 void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std::span<RayHit> hits,
                   BatchOptions options = {});
 
 // Every hit each ray makes, as AllHitsRayResultCallback collects them (an object's first hit; each
-// triangle of a mesh and each child of a compound it crosses), nearest first: hitsOf(i) for rays[i].
+// triangle of a mesh and each child of a compound it crosses), nearest first: hitsOf(i) for rays[i]. What
+// result held before is replaced (it always has as many rays as the batch: no sizes to mismatch).
 class AllRayHits {
 public:
     std::span<const RayHit> hitsOf(std::size_t ray) const {

@@ -7,6 +7,7 @@
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -82,16 +83,37 @@ private:
     int size_ = 0;
 };
 
+// Where the ray enters a btDbvt node's volume within [0, maxT], NaN when it does not: rayEntryIntoAabb's
+// slabs without its check of the bounds, so that a NaN bound leaves its slab unbounded instead of making
+// the volume unmet. A btDbvt merges its volumes with min and max, which pass the NaN of an object placed
+// at NaN (or of Bullet's box of a mesh with a vertex at infinity, inf * 0) on to some of its ancestors and
+// not to others: such an ancestor's NaN says nothing of the other objects under it, which are still
+// found. The objects themselves are tested by their shapes' boxes, where a NaN is none (ray_test.cpp).
+inline Scalar rayEntryIntoNodeBox(const SlabRay<Scalar>& ray, Scalar maxT, const Aabb<Scalar>& box) {
+    Scalar entry = 0, exit = maxT;
+    for (int axis = 0; axis < 3; ++axis) {
+        const bool throughHigh = std::signbit(ray.inverseDirection[axis]);
+        const Scalar near =
+            ((throughHigh ? box.max : box.min)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+        const Scalar far =
+            ((throughHigh ? box.min : box.max)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+        entry = near > entry ? near : entry;  // NaN leaves the bound
+        exit = far < exit ? far : exit;
+    }
+    return entry <= exit ? entry : std::numeric_limits<Scalar>::quiet_NaN();
+}
+
 // Calls visitLeaf(leaf) for the leaves of the trees under the roots (null for none) whose boxes the ray
-// meets, nearest box first, skipping boxes it enters beyond the callback's closest hit so far (read
-// again before every node: hits shrink it); stops when visitLeaf returns false.
+// meets (a NaN bound counted as none, see rayEntryIntoNodeBox), nearest box first, skipping boxes it
+// enters beyond the callback's closest hit so far (read again before every node: hits shrink it); stops
+// when visitLeaf returns false.
 template <class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots, const SlabRay<Scalar>& ray,
                                          const btCollisionWorld::RayResultCallback& callback,
                                          VisitLeaf visitLeaf) {
     PendingStack<const btDbvtNode*> pending;
     Scalar maxT = callback.m_closestHitFraction;
     const auto entryInto = [&](const btDbvtNode* node) {
-        return node ? rayEntryIntoAabb(ray, maxT, boxOf(node->volume))
+        return node ? rayEntryIntoNodeBox(ray, maxT, boxOf(node->volume))
                     : std::numeric_limits<Scalar>::quiet_NaN();
     };
     // Two nodes pushed farther first, so the nearer is visited first (NaN: not met, never pushed).

@@ -28,6 +28,8 @@ public:
         const btCollisionObject* object;
         int group;  // the broadphase proxy's collision filter group and mask, read once
         int mask;
+        // Where a ray must pass to hit it (rayBoxOf), tested after the tree's boxes (see castRay).
+        Aabb<Scalar> gate;
         RayTarget target;
     };
 
@@ -38,17 +40,29 @@ public:
     // it for a batch. Trees are built on up to `threads` threads.
     RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayReach, unsigned threads);
 
-    // The largest origin coordinate plus largest direction component of the batch's rays (segments).
+    // The largest origin coordinate plus largest direction component of the batch's rays (segments) that
+    // the tree can walk (WideBvh::maxWalkReach).
     static Scalar batchReach(std::span<const Ray> rays);
+
+    // Whether walk takes the segment (usable, isValidRay): its coordinates within the tree's reach. The
+    // others (coordinates beyond float's range, say) go through walkEvery.
+    bool walks(const RayPath<Scalar>& segment) const { return tree_->covers(segment); }
 
     // Calls visit(item) for the items whose boxes the ray meets, in the tree's near-to-far order for the
     // ray's direction, skipping what it enters beyond the callback's closest hit so far; stops when visit
-    // returns false.
+    // returns false. The ray must be one that walks takes.
     template <class Visit> void walk(const SlabRayLanes<float>& ray,
                                      const btCollisionWorld::RayResultCallback& callback, Visit visit) const {
         tree_->walk(
             ray, [&] { return callback.m_closestHitFraction; },
             [&](std::size_t item) { return visit(items_[item]); });
+    }
+
+    // For a ray that walk does not take: visit(item) for every item, in the tree's order, until visit
+    // returns false (the caller tests each item's gate box, as for walk's).
+    template <class Visit> void walkEvery(Visit visit) const {
+        for (const Item& item : items_)
+            if (!visit(item)) return;
     }
 
 private:

@@ -86,6 +86,18 @@ void castAgainstTarget(const Segment& segment, const btCollisionObject& object, 
 void castAgainstShape(const Segment& segment, const btCollisionObject& object, const btCollisionShape& shape,
                       const btTransform& transform, btCollisionWorld::RayResultCallback& callback);
 
+// Where a segment must pass to hit the object, as rayTest and the batches test it before casting against
+// the object (both the same, so that an exact cast reporting a hit a rounding away from its shape, on a
+// segment 1e9 long, does so for both or neither): its shape's box where it is now (btAxisSweep3 leaves
+// its proxies' boxes unset until the next update), narrowed for a static plane to where its cast can hit
+// (Bullet gives a plane's box as all of space; a ground plane's becomes a thin slab; castAgainstPlane
+// tests with the default tolerance, as these bounds take it). Tested with rayOverlapsAabb: a box with a
+// NaN bound or min > max is met by no segment. An object whose box is not finite (a shape or placement
+// with an infinite or NaN value) gets the empty box, met by none: Bullet's broadphase tree cannot hold it
+// (its leaf's volume, grown for motion, becomes NaN, and the nodes above it do not hold its box), so
+// rayTest could not reliably find it, and the batches must not either.
+Aabb<Scalar> rayBoxOf(const btCollisionObject& object);
+
 // btSingleRayCallback::process for an object whose broadphase box the segment meets: false once the
 // closest hit is at the segment's origin (nothing can be nearer), else cast() when wanted() (the
 // callback's needsCollision, or a batch's filter).

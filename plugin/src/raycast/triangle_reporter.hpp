@@ -6,12 +6,25 @@
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
 
 namespace analytic::raycast {
+
+// A hit's normal as reported: of unit length already, unless the object's basis is not a rotation
+// (outside Bullet's model: hostile input), which the casts take as one; then made unit, or false (the hit
+// dropped) when it has no direction. One test of the length on the usual path.
+inline bool makeUnitNormal(btVector3& normal) {
+    const btScalar length2 = normal.length2();
+    if (std::abs(length2 - 1) <= btScalar(1e-3)) return true;
+    if (!(length2 > 0) || !isFinite(toGlm(normal))) return false;
+    normal = toBullet(unitVector(toGlm(normal)));
+    return isFinite(toGlm(normal));
+}
 
 // What BridgeTriangleRaycastCallback does with a triangle (in the frame of the unscaled mesh's
 // vertices), with the core's watertight test: a hit below the running fraction is reported with the
@@ -25,7 +38,8 @@ public:
                      btCollisionWorld::RayResultCallback& callback)
         : ray_(watertightRayOf(ray)),
           object_(object),
-          inverseScaling_(btScalar(1) / toGlm(meshScaling)),
+          scaling_(toGlm(meshScaling)),
+          inverseScaling_(btScalar(1) / scaling_),
           basis_(basis),
           callback_(callback),
           culling_(callback.m_flags & btTriangleRaycastCallback::kF_FilterBackfaces ? FaceCulling::BackFaces
@@ -43,16 +57,43 @@ public:
         if (!hit || !(hit->t < running_)) return;
         // The plane's normal through the scaling that places the vertices (the inverse transpose of a
         // diagonal map is its inverse): the image of the front side stays the front.
-        const Vec3<btScalar> front = unitVector(hit->normal * inverseScaling_);
+        Vec3<btScalar> front = hit->normal * inverseScaling_;
+        if (const btScalar largest = maxAbsComponent(front);
+            !(largest >= std::numeric_limits<btScalar>::min() &&
+              largest <= std::numeric_limits<btScalar>::max()))
+            front = throughScaling(hit->normal);
+        front = unitVector(front);
         const Vec3<btScalar> normal = hit->frontFace || keepUnflipped_ ? front : -front;
         btCollisionWorld::LocalShapeInfo shapeInfo{partId, triangleIndex};
-        btCollisionWorld::LocalRayResult result(&object_, &shapeInfo, basis_ * toBullet(normal), hit->t);
+        btVector3 worldNormal = basis_ * toBullet(normal);
+        if (!makeUnitNormal(worldNormal)) return;
+        btCollisionWorld::LocalRayResult result(&object_, &shapeInfo, worldNormal, hit->t);
         running_ = callback_.addSingleResult(result, true);
     }
 
 private:
+    // normal / scaling, times a power of two that brings its largest component to [1, 2): for a
+    // scaling whose inverse overflows (subnormal) or underflows, where the plain product is not finite
+    // (0 * inf) or loses its bits. The unit normal and a finite, non-zero scaling keep every quotient
+    // within the exponents.
+    Vec3<btScalar> throughScaling(const Vec3<btScalar>& normal) const {
+        btScalar mantissa[3];
+        int exponent[3];
+        int top = std::numeric_limits<int>::min();
+        for (int axis = 0; axis < 3; ++axis) {
+            mantissa[axis] =
+                normal[axis] / std::frexp(scaling_[axis], &exponent[axis]);  // |scaling| 0.5 to 1
+            if (mantissa[axis] != 0) top = std::max(top, std::ilogb(mantissa[axis]) - exponent[axis]);
+        }
+        Vec3<btScalar> scaled(0);
+        for (int axis = 0; axis < 3; ++axis)
+            if (mantissa[axis] != 0) scaled[axis] = std::ldexp(mantissa[axis], -exponent[axis] - top);
+        return scaled;
+    }
+
     WatertightRay<btScalar> ray_;
     const btCollisionObject& object_;
+    Vec3<btScalar> scaling_;
     Vec3<btScalar> inverseScaling_;
     btMatrix3x3 basis_;
     btCollisionWorld::RayResultCallback& callback_;

@@ -41,12 +41,12 @@ public:
     // names them (a caller keeps its items in that order, next to each other in memory). The nodes keep
     // the boxes in float whatever btScalar is (half the memory of double, one vector test for four),
     // rounded outward and grown by the rounding of a walk in float for rays whose largest origin
-    // coordinate plus largest direction component stays within rayReach (see covers): no box the ray
-    // touches is dropped. Built on up to `threads` threads; the tree is the same whatever their number.
-    // A leaf holds up to leafSize boxes (with Items::Boxes at most 4, as a leaf's boxes are then opened
-    // into its node's four slots), and only boxes that leafFits accepts together, when given (their
-    // indices into boxes; called on the build's threads): a larger group is split further, down to
-    // single boxes if need be. With Items::Leaves, walk names leaves (indices into leaves()) instead of
+    // coordinate plus largest direction component stays within rayReach, or maxWalkReach if less (see
+    // covers): no box the ray touches is dropped. Built on up to `threads` threads; the tree is the same
+    // whatever their number. A leaf holds up to leafSize boxes (with Items::Boxes at most 4, as a leaf's
+    // boxes are then opened into its node's four slots), and only boxes that leafFits accepts together, when
+    // given (their indices into boxes; called on the build's threads): a larger group is split further, down
+    // to single boxes if need be. With Items::Leaves, walk names leaves (indices into leaves()) instead of
     // boxes.
     using LeafFits = std::function<bool(std::span<const std::int32_t>)>;
     WideBvh(std::span<const Aabb<Scalar>> boxes, Scalar rayReach, unsigned threads = 1,
@@ -63,7 +63,14 @@ public:
         return {origin, Scalar(1) / direction};
     }
 
-    // Whether the boxes' growth covers the rounding of this ray's walk (its coordinates within rayReach).
+    // The farthest a walk in float reaches (largest origin coordinate plus largest direction component):
+    // within it, the ray's origin and reciprocal direction are finite, non-zero floats (or infinite for a
+    // zero component), so no slab product is NaN and the empty slots stay unmet. A tree is grown for no
+    // more, whatever rayReach it is given; farther rays are not walked (covers).
+    static constexpr Scalar maxWalkReach = Scalar(1e30);
+
+    // Whether the boxes' growth covers the rounding of this ray's walk (its coordinates within rayReach,
+    // and within maxWalkReach).
     bool covers(const RayPath<Scalar>& ray) const { return rayReachOf(ray) <= rayReach_; }
 
     // Calls visit(item) (an index into the tree's order, or into leaves()) for the items whose boxes the

@@ -189,8 +189,9 @@ template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const RayPa
 }
 
 // The many-triangle form: the per-ray setup is in makeWatertightRay. The hit has t in [0, ray.maxT].
-// No hit for a ray in the triangle's plane, a degenerate (zero-area) triangle, a non-finite vertex, or
-// a back face when culling back faces.
+// No hit for a ray in the triangle's plane, a degenerate (zero-area) triangle, a non-finite vertex, a
+// back face when culling back faces, or where the arithmetic overflows (coordinates or a ray so large
+// that the sheared products or the plane's approach pass the largest finite value).
 template <class T>
 std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, const Triangle<T>& triangle,
                                                    FaceCulling culling = FaceCulling::None) {
@@ -206,9 +207,10 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
     const bool anyPositive = weightA > T(0) || weightB > T(0) || weightC > T(0);
     if (anyNegative && (anyPositive || culling == FaceCulling::BackFaces)) return std::nullopt;
     // The weights share a sign, so the sum is 0 only when all are: the line meets the triangle edge-on.
-    // (NaN, from non-finite or overflowing input, goes on and is rejected below.)
+    // A sum not finite (NaN or infinite) comes from non-finite input or from sheared coordinates whose
+    // products overflowed (coordinates near the largest value): their signs then say nothing, no hit.
     const T determinant = weightA + weightB + weightC;
-    if (determinant == T(0)) return std::nullopt;
+    if (determinant == T(0) || !std::isfinite(determinant)) return std::nullopt;
 
     // The line crosses the triangle (this path is off the many misses of a mesh ray cast). t comes from
     // the plane through the accurate normal rather than from interpolating the sheared vertices' depths
@@ -219,7 +221,8 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
     const T approach = glm::dot(geometric.normal, ray.direction);
     const T height = glm::dot(geometric.normal, toCorner);
     const T t = height / approach;
-    if (!(std::isfinite(t) && t >= T(0) && t <= ray.maxT)) return std::nullopt;
+    // An approach that overflowed (a long ray) would make t 0 whatever the height.
+    if (!(std::isfinite(t) && std::isfinite(approach) && t >= T(0) && t <= ray.maxT)) return std::nullopt;
     if (detail::liesInPlane(geometric, approach, height, ray, toCorner)) return std::nullopt;
     const T inverseDeterminant = T(1) / determinant;
     return TriangleHit<T>{t,
