@@ -36,12 +36,26 @@ template <class T> void run(Input& in) {
             const auto crossing = intersectRayPlane(ray, plane);
             if (!crossing || crossing->outcome != RayPlaneOutcome::Hit) break;
             const SurfaceHit<T>& hit = crossing->hit;
+            describeMore = [&] {
+                print("normal", plane.normal);
+                print("offset", plane.offset);
+                print("origin", ray.origin);
+                print("direction", ray.direction);
+                print("maxT", ray.maxT);
+                print("t", hit.t);
+                print("point", hit.point);
+                const Aabb<T> bounds = boundsOfRayPlaneHits(plane);
+                print("bounds min", bounds.min);
+                print("bounds max", bounds.max);
+            };
             FUZZ_CHECK(hit.t >= T(0) && hit.t <= ray.maxT && finite(hit.point) && isUnit(hit.normal));
             const Aabb<T> bounds = boundsOfRayPlaneHits(plane);
             // Up to the rounding of the ray's own coordinates (see boundsOfRayPlaneHits).
+            // (And t's own rounding near 0, a subnormal step that a long direction makes a long way.)
             const Real slack =
                 8 * roundoff<T> *
-                (magnitude(ray.origin) + magnitude(ray.direction) * Real(hit.t) + magnitude(hit.point));
+                    (magnitude(ray.origin) + magnitude(ray.direction) * Real(hit.t) + magnitude(hit.point)) +
+                4 * magnitude(ray.direction) * Real(std::numeric_limits<T>::denorm_min());
             for (int k = 0; k < 3; ++k) {
                 FUZZ_CHECK(Real(hit.point[k]) >= Real(bounds.min[k]) - slack &&
                            Real(hit.point[k]) <= Real(bounds.max[k]) + slack);
@@ -119,6 +133,7 @@ template <class T> void run(Input& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     analytic::fuzz::Input in(data, size);
+    analytic::fuzz::describeMore = nullptr;
     if (in.flag())
         analytic::fuzz::run<double>(in);
     else

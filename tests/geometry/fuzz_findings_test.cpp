@@ -16,6 +16,8 @@
 #include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_ellipsoid.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
+#include "analytic/geometry/ray_triangle.hpp"
+#include "analytic/geometry/sphere_sweep.hpp"
 
 namespace analytic {
 namespace {
@@ -218,6 +220,42 @@ TEST(FuzzFindings, BoxTriangleOverflowIsNoContact) {
         EXPECT_TRUE(std::isfinite(contact->points[i].distance));
         EXPECT_TRUE(std::isfinite(contact->points[i].onTriangle.x));
     }
+}
+
+// A ray running away from a plane 5e-246 behind its origin: -distance / approach underflowed to -0,
+// which passed for t = 0.
+TEST(FuzzFindings, RayRunningAwayFromAPlaneIsNoHitWhenItsParameterUnderflows) {
+    const Plane<double> plane{{1, 0, 0}, -5.00030517578124946e-246};
+    const RayPath<double> ray{{0, 0, -9.37255859375e-301}, {1.7976931348623157e308, 0, -7.8125e-276}, 1};
+    const auto crossing = intersectRayPlane(ray, plane);
+    ASSERT_TRUE(crossing);
+    EXPECT_NE(crossing->outcome, RayPlaneOutcome::Hit);
+}
+
+// A triangle 1e-22 across in float: the watertight determinant's reciprocal overflowed and the
+// barycentric weights came out infinite.
+TEST(FuzzFindings, TinyTriangleHitHasFiniteWeights) {
+    const Triangle<float> triangle{{9.33319071e-23f, 9.3722532e-23f, 9.3722532e-23f},
+                                   {0, 0, 0},
+                                   {9.3722532e-23f, -6.0964963e-23f, 9.3722532e-23f}};
+    const RayPath<float> ray{{-9.99999935e-39f, 0, 0}, {0, 0, -3}, 1e9f};
+    const auto hit = intersectRayTriangle(ray, triangle);
+    ASSERT_TRUE(hit);
+    EXPECT_TRUE(std::isfinite(hit->u) && std::isfinite(hit->v));
+}
+
+// A sphere swept at a box whose "rotation" is a caller's garbage: taken back to the world by it, the
+// contact overflowed to an infinite point.
+TEST(FuzzFindings, SweepAtABoxWithAGarbageRotationIsFiniteOrNothing) {
+    Mat3<float> garbage;
+    garbage[0] = {2, -6, 0};
+    garbage[1] = Vec3<float>(7.96051048e+36f);
+    garbage[2] = Vec3<float>(7.96051048e+36f);
+    const Obb<float> box{{0, -6, 0}, garbage, Vec3<float>(7.96051048e+36f)};
+    const auto hit = sweepSphereObb(RayPath<float>{{-2.875f, -2.875f, -2.875f}, {0, 0, 2}, 1}, 0.0f, box);
+    if (!hit) return;
+    EXPECT_TRUE(std::isfinite(hit->point.x) && std::isfinite(hit->point.y) && std::isfinite(hit->point.z));
+    EXPECT_TRUE(std::isfinite(hit->normal.x) && std::isfinite(hit->normal.y) && std::isfinite(hit->normal.z));
 }
 
 }  // namespace

@@ -243,7 +243,9 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
     const T t = -originDistance / approach;
     if (originOnPlane) {
         hitAt(T(0));
-    } else if (t >= T(0) && t <= ray.maxT) {
+    } else if (t >= T(0) && t <= ray.maxT && (originDistance > T(0)) != (approach > T(0))) {
+        // (The signs decide that the ray runs toward the plane: a quotient that underflows to -0 for a
+        // ray running away would pass for t = 0.)
         hitAt(t);
     } else if (detail::allFinite(ray.maxT)) {
         const Vec3<T> end = ray.at(ray.maxT);

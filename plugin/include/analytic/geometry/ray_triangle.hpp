@@ -225,9 +225,12 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
     if (!(std::isfinite(t) && std::isfinite(approach) && t >= T(0) && t <= ray.maxT)) return std::nullopt;
     if (detail::liesInPlane(geometric, approach, height, ray, toCorner)) return std::nullopt;
     const T inverseDeterminant = T(1) / determinant;
+    // A determinant whose reciprocal overflows (a triangle whose sheared products are subnormal): the
+    // weights divided by it instead, each quotient at most 1.
+    const bool smallDeterminant = !std::isfinite(inverseDeterminant);
     return TriangleHit<T>{t,
-                          weightB * inverseDeterminant,
-                          weightC * inverseDeterminant,
+                          smallDeterminant ? weightB / determinant : weightB * inverseDeterminant,
+                          smallDeterminant ? weightC / determinant : weightC * inverseDeterminant,
                           ray.origin + t * ray.direction,
                           unitVector(geometric.normal),
                           determinant > T(0)};

@@ -200,7 +200,10 @@ std::optional<SphereSweepHit<T>> sweepSphereBox(const RayPath<T>& path, T radius
         return box.center +
                box.rotation * glm::clamp(toLocal * (center - box.center), -box.halfExtents, box.halfExtents);
     };
-    return sweepResult(entry, path, contactAtStart, nearestPoint, T(0));
+    std::optional<SphereSweepHit<T>> hit = sweepResult(entry, path, contactAtStart, nearestPoint, T(0));
+    // Taken back to the world by the rotation: one that is not (a caller's garbage) can overflow.
+    if (hit && !detail::allFinite(hit->point, hit->normal)) hit.reset();
+    return hit;
 }
 
 // side = +1 or -1 picks the face of the plane the sphere meets; signedDistance is the centre's.
