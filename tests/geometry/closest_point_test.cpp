@@ -150,10 +150,19 @@ Real sineOfLargestAngle(const RealVec3& a, const RealVec3& b, const RealVec3& c)
     return shortestTwo > 0 ? glm::length(glm::cross(b - a, c - a)) / shortestTwo : 0;
 }
 
+// The sine of the smallest angle: the core's degenerateTriangleSine bounds it (a needle thinner than
+// its coordinates' rounding counts as degenerate).
+Real sineOfSmallestAngle(const RealVec3& a, const RealVec3& b, const RealVec3& c) {
+    const Real ab = glm::length(b - a), bc = glm::length(c - b), ca = glm::length(a - c);
+    const Real shortest = std::min({ab, bc, ca});
+    if (!(shortest > 0)) return 0;
+    return glm::length(glm::cross(b - a, c - a)) / (ab * bc * ca / shortest);
+}
+
 // Below the core's degenerateTriangleSine (with margin) the core answers from the edges: allow the
 // triangle's height over its longest edge.
 template <class T> Real degenerateAllowance(const RealVec3& a, const RealVec3& b, const RealVec3& c) {
-    if (sineOfLargestAngle(a, b, c) > 32 * Real(unitRoundoff<T>)) return 0;
+    if (sineOfSmallestAngle(a, b, c) > 32 * Real(unitRoundoff<T>)) return 0;
     const Real longest = std::max({glm::length(b - a), glm::length(c - b), glm::length(a - c)});
     return longest > 0 ? glm::length(glm::cross(b - a, c - a)) / longest : 0;
 }
@@ -269,7 +278,7 @@ bool expectTriangleMatches(const Vec3<T>& point, const Triangle<T>& triangle, Er
     const Real caseScale = largestMagnitude({p, a, b, c});
     // Below 8 u the core surely answers from the edges, which are well conditioned.
     const Real sine = sineOfLargestAngle(a, b, c);
-    const bool maybeDegenerate = sine <= 32 * Real(unitRoundoff<T>);
+    const bool maybeDegenerate = sineOfSmallestAngle(a, b, c) <= 32 * Real(unitRoundoff<T>);
     const Real conditioning = sine > 8 * Real(unitRoundoff<T>) ? sine : 1;
     const Real distanceBound =
         tolerance<T>(kDistanceUnits, caseScale) / conditioning + degenerateAllowance<T>(a, b, c);

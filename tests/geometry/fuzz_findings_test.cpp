@@ -258,5 +258,26 @@ TEST(FuzzFindings, SweepAtABoxWithAGarbageRotationIsFiniteOrNothing) {
     EXPECT_TRUE(std::isfinite(hit->normal.x) && std::isfinite(hit->normal.y) && std::isfinite(hit->normal.z));
 }
 
+// A needle 6e-16 wide and 1.7 long in float, and a sphere whose centre lies in its plane 0.22 beyond its
+// tip: which side of its long edges the centre lies on is rounding (their directions differ by less), so
+// it was taken to be over the face and the contact point was the centre itself. A needle thinner than
+// the rounding of its coordinates now counts as degenerate: no contact of its own (in a mesh its edges
+// are its neighbours'), and a sweep's point comes from its edges (its tip).
+TEST(FuzzFindings, SphereBesideANeedleTouchesItsTip) {
+    const float e = 9.99969489e-15f;
+    const Triangle<float> needle{
+        {9.37469469e-15f, e, e}, {0.999969482f, 0.999969482f, 0.999969482f}, {e, e, e}};
+    const auto contact = sphereTriangleContact(Sphere<float>{{1.125f, 1.125f, 1.125f}, 3.375f}, needle);
+    if (contact) {
+        EXPECT_LT(glm::length(contact->contact.pointOnB - needle.b), 1e-5f);
+    }
+    const auto hit = sweepSphereTriangle(
+        RayPath<float>{
+            {1.125f, 1.125f, 1.125f}, {-2.875f, -2.875f, 1.125f}, std::numeric_limits<float>::infinity()},
+        3.375f, needle);
+    ASSERT_TRUE(hit);
+    EXPECT_LT(glm::length(hit->point - needle.b), 1e-5f);
+}
+
 }  // namespace
 }  // namespace analytic

@@ -112,9 +112,11 @@ template <class T> inline Vec3<T> pointOnSegment(const Vec3<T>& a, const Vec3<T>
 }
 
 // A normal computed as the cross product of two edges is known to about unitRoundoff / sin(angle
-// between them); for the largest angle, below this sine the triangle counts as degenerate (a segment
-// or a point): its closest points come from its edges, which are within this fraction of the longest
-// edge of the true ones.
+// between them), and which side of an edge a point lies on to about unitRoundoff / sin(the smallest
+// angle): below this sine for the smallest angle the triangle counts as degenerate (a segment, a point,
+// or a needle thinner than the rounding of its coordinates, whose face region rounding cannot tell from
+// its vertex regions): its closest points come from its edges, which are within this fraction of the
+// longest edge of the true ones.
 template <class T> constexpr T degenerateTriangleSine = 16 * unitRoundoff<T>;
 
 constexpr int nextVertex(int vertex) { return vertex == 2 ? 0 : vertex + 1; }
@@ -147,7 +149,7 @@ template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(
                               vertexOf(triangle, nextVertex(vertex)) - at);
     frame.normalSquared = glm::dot(frame.normal, frame.normal);
     const T sineBound = degenerateTriangleSine<T>;
-    frame.degenerate = !(frame.normalSquared > sineBound * sineBound * std::min({pairAtA, pairAtB, pairAtC}));
+    frame.degenerate = !(frame.normalSquared > sineBound * sineBound * std::max({pairAtA, pairAtB, pairAtC}));
     return frame;
 }
 

@@ -351,8 +351,22 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T r
     const Vec3<T> from[3] = {target.a, target.b, target.c};
     const Vec3<T> to[3] = {target.b, target.c, target.a};
     const auto nearestPoint = [&](const Vec3<T>& center) {
-        const std::optional<TrianglePoint<T>> nearest = closestPointOnTriangle(center, target);
-        return nearest ? nearest->point : center;
+        if (const std::optional<TrianglePoint<T>> nearest = closestPointOnTriangle(center, target))
+            return nearest->point;
+        // A triangle outside closestPointOnTriangle's range (its fourth powers leave the normal numbers:
+        // an edge 1e-14 long in float): the nearest point of its edges, which needs only squares.
+        Vec3<T> best = target.a;
+        T bestSquared = std::numeric_limits<T>::infinity();
+        for (int edge = 0; edge < 3; ++edge) {
+            const std::optional<SegmentPoint<T>> onEdge = closestPointOnSegment(center, from[edge], to[edge]);
+            if (!onEdge) continue;
+            const T squared = glm::dot(onEdge->point - center, onEdge->point - center);
+            if (squared < bestSquared) {
+                best = onEdge->point;
+                bestSquared = squared;
+            }
+        }
+        return best;
     };
     return sweepResult(touchingNearest(earliestCapsuleEntry(path, radius, from, to, 3), path, nearestPoint),
                        path, contactAtStart, nearestPoint, T(0));
