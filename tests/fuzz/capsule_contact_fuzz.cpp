@@ -16,23 +16,6 @@ namespace {
 
 template <class T> Vec3<T> point(Input& in) { return in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>(); }
 
-template <class T> Real distanceToTriangle(const RVec& p, const Triangle<T>& triangle) {
-    const RVec a = wide(triangle.a), b = wide(triangle.b), c = wide(triangle.c);
-    Real best =
-        std::min({distanceToSegment(p, a, b), distanceToSegment(p, b, c), distanceToSegment(p, c, a)});
-    const RVec normal = glm::cross(b - a, c - a);
-    const Real area = length(normal);
-    if (area > 0) {
-        const RVec unit = normal / area;
-        const RVec projected = p - glm::dot(unit, p - a) * unit;
-        if (glm::dot(glm::cross(b - a, projected - a), unit) >= 0 &&
-            glm::dot(glm::cross(c - b, projected - b), unit) >= 0 &&
-            glm::dot(glm::cross(a - c, projected - c), unit) >= 0)
-            best = std::min(best, std::abs(glm::dot(unit, p - a)));
-    }
-    return best;
-}
-
 // Over the triangle's sine: projections onto a sliver round as its edges' normals do. Slivers thinner
 // than a millionth have no meaningful plane: infinite (nothing is checked against them).
 template <class T> Real sliverFactor(const Triangle<T>& triangle) {
@@ -133,12 +116,4 @@ template <class T> void run(Input& in) {
 }  // namespace
 }  // namespace analytic::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    analytic::fuzz::Input in(data, size);
-    analytic::fuzz::describeMore = nullptr;
-    if (in.flag())
-        analytic::fuzz::run<double>(in);
-    else
-        analytic::fuzz::run<float>(in);
-    return 0;
-}
+ANALYTIC_FUZZ_FLOAT_AND_DOUBLE(analytic::fuzz::run)

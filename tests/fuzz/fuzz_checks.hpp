@@ -93,4 +93,32 @@ template <class T> Real signedDistanceToCylinder(const RVec& p, const Cylinder<T
     return std::hypot(std::max(outRadial, Real(0)), std::max(outAxial, Real(0)));
 }
 
+// The unnormalised normal of the triangle (a, b, c), from its two shorter edges: a needle's long ones
+// cancel, even in long double.
+inline RVec areaNormal(const RVec& a, const RVec& b, const RVec& c) {
+    const RVec edges[3] = {b - a, c - b, a - c};
+    int longest = 0;
+    for (int k = 1; k < 3; ++k)
+        if (glm::dot(edges[k], edges[k]) > glm::dot(edges[longest], edges[longest])) longest = k;
+    return glm::cross(edges[(longest + 1) % 3], edges[(longest + 2) % 3]);
+}
+
+// Distance from p to the triangle (its face where p projects inside it, else its nearest edge).
+template <class T> Real distanceToTriangle(const RVec& p, const Triangle<T>& triangle) {
+    const RVec a = wide(triangle.a), b = wide(triangle.b), c = wide(triangle.c);
+    Real best =
+        std::min({distanceToSegment(p, a, b), distanceToSegment(p, b, c), distanceToSegment(p, c, a)});
+    const RVec normal = areaNormal(a, b, c);
+    const Real area = length(normal);
+    if (area > 0) {
+        const RVec unit = normal / area;
+        const RVec projected = p - glm::dot(unit, p - a) * unit;
+        if (glm::dot(glm::cross(b - a, projected - a), unit) >= 0 &&
+            glm::dot(glm::cross(c - b, projected - b), unit) >= 0 &&
+            glm::dot(glm::cross(a - c, projected - c), unit) >= 0)
+            best = std::min(best, std::abs(glm::dot(unit, p - a)));
+    }
+    return best;
+}
+
 }  // namespace analytic::fuzz

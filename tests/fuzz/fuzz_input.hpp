@@ -227,3 +227,24 @@ template <class T> void print(const char* name, const Vec3<T>& v) {
     do {                                                                          \
         if (!(condition)) ::analytic::fuzz::fail(#condition, __FILE__, __LINE__); \
     } while (false)
+
+// The entry point of a target whose run<T>(Input&) takes float or double from the first byte.
+#define ANALYTIC_FUZZ_FLOAT_AND_DOUBLE(run)                                             \
+    extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+        ::analytic::fuzz::Input in(data, size);                                         \
+        ::analytic::fuzz::describeMore = nullptr;                                       \
+        if (in.flag())                                                                  \
+            run<double>(in);                                                            \
+        else                                                                            \
+            run<float>(in);                                                             \
+        return 0;                                                                       \
+    }
+
+// The entry point of a target whose run(Input&) has one scalar (the world targets: Bullet's).
+#define ANALYTIC_FUZZ_ONE_SCALAR(run)                                                   \
+    extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+        ::analytic::fuzz::Input in(data, size);                                         \
+        ::analytic::fuzz::describeMore = nullptr;                                       \
+        run(in);                                                                        \
+        return 0;                                                                       \
+    }

@@ -14,23 +14,18 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <memory>
-#include <typeinfo>
 #include <vector>
 
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/plugin.hpp"
 #include "fuzz_checks.hpp"
+#include "support/our_contacts.hpp"
 
 namespace analytic::fuzz {
 namespace {
 
 using Scalar = btScalar;
-
-bool finiteVector(const btVector3& v) {
-    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
-}
 
 struct World {
     btDefaultCollisionConfiguration configuration;
@@ -221,30 +216,17 @@ void run(Input& in) {
     const int steps = 1 + in.below(8);
     for (int step = 0; step < steps; ++step) {
         w.world.stepSimulation(Scalar(1) / 60, 0);
-        btBroadphasePairArray& pairs = w.broadphase.getOverlappingPairCache()->getOverlappingPairArray();
-        for (int p = 0; p < pairs.size(); ++p) {
-            btCollisionAlgorithm* algorithm = pairs[p].m_algorithm;
-            if (!algorithm || !std::strstr(typeid(*algorithm).name(), "PairAlgorithm")) continue;
-            btManifoldArray manifolds;
-            algorithm->getAllContactManifolds(manifolds);
-            for (int m = 0; m < manifolds.size(); ++m)
-                for (int c = 0; c < manifolds[m]->getNumContacts(); ++c) {
-                    const btManifoldPoint& point = manifolds[m]->getContactPoint(c);
-                    FUZZ_CHECK(finiteVector(point.getPositionWorldOnA()) &&
-                               finiteVector(point.getPositionWorldOnB()));
-                    FUZZ_CHECK(finiteVector(point.m_normalWorldOnB) && std::isfinite(point.getDistance()));
-                    FUZZ_CHECK(std::abs(point.m_normalWorldOnB.length() - 1) < Scalar(1e-3));
-                    // No deeper than a body is across, plus what it moved in the steps so far.
-                    if (sane)
-                        FUZZ_CHECK(
-                            point.getDistance() >=
-                            -(2 * largestExtent + (fastest + 10) * Scalar(step + 1) / 60 + Scalar(0.1)));
-                }
-        }
+        test::forEachContactOfOurs(w.broadphase, [&](const btManifoldPoint& point) {
+            FUZZ_CHECK(test::isWellFormed(point));
+            // No deeper than a body is across, plus what it moved in the steps so far.
+            if (sane)
+                FUZZ_CHECK(point.getDistance() >=
+                           -(2 * largestExtent + (fastest + 10) * Scalar(step + 1) / 60 + Scalar(0.1)));
+        });
         if (sane)
             for (const auto& body : w.bodies) {
-                FUZZ_CHECK(finiteVector(body->getWorldTransform().getOrigin()));
-                FUZZ_CHECK(finiteVector(body->getLinearVelocity()));
+                FUZZ_CHECK(test::isFiniteVector(body->getWorldTransform().getOrigin()));
+                FUZZ_CHECK(test::isFiniteVector(body->getLinearVelocity()));
             }
     }
 }
@@ -252,8 +234,4 @@ void run(Input& in) {
 }  // namespace
 }  // namespace analytic::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    analytic::fuzz::Input in(data, size);
-    analytic::fuzz::run(in);
-    return 0;
-}
+ANALYTIC_FUZZ_ONE_SCALAR(analytic::fuzz::run)

@@ -131,12 +131,4 @@ template <class T> void run(Input& in) {
 }  // namespace
 }  // namespace analytic::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    analytic::fuzz::Input in(data, size);
-    analytic::fuzz::describeMore = nullptr;
-    if (in.flag())
-        analytic::fuzz::run<double>(in);
-    else
-        analytic::fuzz::run<float>(in);
-    return 0;
-}
+ANALYTIC_FUZZ_FLOAT_AND_DOUBLE(analytic::fuzz::run)

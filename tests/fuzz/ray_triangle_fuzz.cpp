@@ -50,12 +50,7 @@ template <class T> void checkHit(const std::optional<TriangleHit<T>>& hit, const
                            magnitude(ray.direction) * Real(std::numeric_limits<T>::denorm_min()) * 4;
     FUZZ_CHECK(length(p - (wide(ray.origin) + Real(hit->t) * wide(ray.direction))) <= tolerance);
     // On the triangle: the plane, and inside its edges (each edge's distance, within the tolerance).
-    // From the two shorter edges: the long ones of a needle cancel even in long double.
-    const RVec edges[3] = {b - a, c - b, a - c};
-    int longest = 0;
-    for (int k = 1; k < 3; ++k)
-        if (glm::dot(edges[k], edges[k]) > glm::dot(edges[longest], edges[longest])) longest = k;
-    const RVec normal = glm::cross(edges[(longest + 1) % 3], edges[(longest + 2) % 3]);
+    const RVec normal = areaNormal(a, b, c);  // from the two shorter edges
     const Real area2 = length(normal);
     FUZZ_CHECK(area2 > 0);
     const RVec unit = normal / area2;
@@ -106,12 +101,4 @@ template <class T> void run(Input& in) {
 }  // namespace
 }  // namespace analytic::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    analytic::fuzz::Input in(data, size);
-    analytic::fuzz::describeMore = nullptr;
-    if (in.flag())
-        analytic::fuzz::run<double>(in);
-    else
-        analytic::fuzz::run<float>(in);
-    return 0;
-}
+ANALYTIC_FUZZ_FLOAT_AND_DOUBLE(analytic::fuzz::run)

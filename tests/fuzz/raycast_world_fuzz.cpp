@@ -286,8 +286,4 @@ void run(Input& in) {
 }  // namespace
 }  // namespace analytic::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    analytic::fuzz::Input in(data, size);
-    analytic::fuzz::run(in);
-    return 0;
-}
+ANALYTIC_FUZZ_ONE_SCALAR(analytic::fuzz::run)

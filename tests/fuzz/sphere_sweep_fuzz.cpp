@@ -129,23 +129,7 @@ template <class T> void run(Input& in) {
             const Triangle<T> triangle{in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>(), in.ordinaryVec3<T>(),
                                        in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>()};
             const bool sane = saneSweep && finite(triangle.a) && finite(triangle.b) && finite(triangle.c);
-            const auto distance = [&](const RVec& p) {
-                // Closest point on the triangle in long double (Ericson's regions through the edges).
-                const RVec a = wide(triangle.a), b = wide(triangle.b), c = wide(triangle.c);
-                const RVec normal = glm::cross(b - a, c - a);
-                const Real area = length(normal);
-                Real best = std::min(
-                    {distanceToSegment(p, a, b), distanceToSegment(p, b, c), distanceToSegment(p, c, a)});
-                if (area > 0) {
-                    const RVec unit = normal / area;
-                    const RVec projected = p - glm::dot(unit, p - a) * unit;
-                    const bool inside = glm::dot(glm::cross(b - a, projected - a), unit) >= 0 &&
-                                        glm::dot(glm::cross(c - b, projected - b), unit) >= 0 &&
-                                        glm::dot(glm::cross(a - c, projected - c), unit) >= 0;
-                    if (inside) best = std::min(best, std::abs(glm::dot(unit, p - a)));
-                }
-                return best;
-            };
+            const auto distance = [&](const RVec& p) { return distanceToTriangle(p, triangle); };
             const Real scale = scaleOf(triangle.a, triangle.b, triangle.c);
             const RVec normal =
                 glm::cross(wide(triangle.b) - wide(triangle.a), wide(triangle.c) - wide(triangle.a));
@@ -167,12 +151,4 @@ template <class T> void run(Input& in) {
 }  // namespace
 }  // namespace analytic::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    analytic::fuzz::Input in(data, size);
-    analytic::fuzz::describeMore = nullptr;
-    if (in.flag())
-        analytic::fuzz::run<double>(in);
-    else
-        analytic::fuzz::run<float>(in);
-    return 0;
-}
+ANALYTIC_FUZZ_FLOAT_AND_DOUBLE(analytic::fuzz::run)

@@ -16,27 +16,24 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <limits>
 #include <memory>
 #include <random>
 #include <string>
-#include <typeinfo>
 #include <vector>
 
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/plugin.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
+#include "support/our_contacts.hpp"
 
 namespace {
 
 using Scalar = btScalar;
 
-bool finite(const btVector3& v) {
-    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
-}
+using analytic::test::isFiniteVector;
 
 long residentKilobytes() {
     std::ifstream statm("/proc/self/statm");
@@ -151,7 +148,8 @@ int main(int argc, char** argv) {
                               const btVector3& normal) {
         ++counts.hitsChecked;
         const bool good = object && std::isfinite(fraction) && fraction >= 0 && fraction <= 1 &&
-                          finite(point) && finite(normal) && std::abs(normal.length() - 1) < Scalar(1e-3);
+                          isFiniteVector(point) && isFiniteVector(normal) &&
+                          std::abs(normal.length() - 1) < Scalar(1e-3);
         if (!good) ++counts.badHits;
     };
 
@@ -169,8 +167,8 @@ int main(int argc, char** argv) {
         for (std::size_t b = std::size_t(firstBody); b < bodies.size(); ++b) {
             btRigidBody& body = *bodies[b];
             const btTransform& at = body.getWorldTransform();
-            if (!finite(at.getOrigin()) || !finite(body.getLinearVelocity()) ||
-                !finite(body.getAngularVelocity())) {
+            if (!isFiniteVector(at.getOrigin()) || !isFiniteVector(body.getLinearVelocity()) ||
+                !isFiniteVector(body.getAngularVelocity())) {
                 ++counts.nonFiniteBodies;
             } else if (at.getOrigin().y() > -50) {
                 continue;
@@ -182,22 +180,10 @@ int main(int argc, char** argv) {
         }
         if (step % 10 == 0) {
             // Our contacts, every one.
-            btBroadphasePairArray& pairs = broadphase.getOverlappingPairCache()->getOverlappingPairArray();
-            for (int p = 0; p < pairs.size(); ++p) {
-                btCollisionAlgorithm* algorithm = pairs[p].m_algorithm;
-                if (!algorithm || !std::strstr(typeid(*algorithm).name(), "PairAlgorithm")) continue;
-                btManifoldArray manifolds;
-                algorithm->getAllContactManifolds(manifolds);
-                for (int m = 0; m < manifolds.size(); ++m)
-                    for (int c = 0; c < manifolds[m]->getNumContacts(); ++c) {
-                        const btManifoldPoint& point = manifolds[m]->getContactPoint(c);
-                        ++counts.contactsChecked;
-                        if (!finite(point.getPositionWorldOnA()) || !finite(point.getPositionWorldOnB()) ||
-                            !std::isfinite(point.getDistance()) ||
-                            std::abs(point.m_normalWorldOnB.length() - 1) > Scalar(1e-3))
-                            ++counts.badContacts;
-                    }
-            }
+            analytic::test::forEachContactOfOurs(broadphase, [&](const btManifoldPoint& point) {
+                ++counts.contactsChecked;
+                if (!analytic::test::isWellFormed(point)) ++counts.badContacts;
+            });
             for (int r = 0; r < 20; ++r) {
                 const btVector3 from = randomEnd(), to = randomEnd();
                 btCollisionWorld::ClosestRayResultCallback closest(from, to);
