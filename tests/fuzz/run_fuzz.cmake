@@ -3,6 +3,9 @@
 # written into the repository). -D TARGET, CORPUS, SCRATCH, RUNS.
 file(REMOVE_RECURSE ${SCRATCH})
 file(MAKE_DIRECTORY ${SCRATCH})
+if(NOT IS_DIRECTORY ${CORPUS})
+  message(FATAL_ERROR "${TARGET} has no corpus at ${CORPUS}: add a few inputs (scripts/fuzz.sh's header says how)")
+endif()
 execute_process(COMMAND ${TARGET} ${SCRATCH} ${CORPUS} -seed=1 -runs=${RUNS} -max_total_time=300 -timeout=10
                         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=${SCRATCH}/
                 RESULT_VARIABLE result)
