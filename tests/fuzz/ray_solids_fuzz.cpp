@@ -236,14 +236,19 @@ template <class T> void run(Input& in) {
                 break;
             }
             // Documented: no hit where a plane's crossing leaves the scalar's range (a line all but
-            // parallel to it).
+            // parallel to it), or its point within [0, maxT] does (a direction 1e-308 across a plane puts
+            // the crossing 1e308 along the ray).
             bool crossingsInRange = true;
+            const Real largest = Real(std::numeric_limits<T>::max()) / 2;
             for (const Plane<T>& plane : planes) {
                 const Real approach = glm::dot(wide(plane.normal), wide(ray.direction));
                 const Real t =
                     (Real(plane.offset) - glm::dot(wide(plane.normal), wide(ray.origin))) / approach;
-                if (approach != 0 && !(std::abs(t) < Real(std::numeric_limits<T>::max()) / 2))
-                    crossingsInRange = false;
+                if (approach == 0) continue;
+                const bool pointOutOfRange =
+                    t >= 0 && t <= Real(ray.maxT) &&
+                    !(magnitude(wide(ray.origin) + t * wide(ray.direction)) < largest);
+                if (!(std::abs(t) < largest) || pointOutOfRange) crossingsInRange = false;
             }
             checkCrossing(crossing, ray,
                           {sane && !planes.empty(), scale, signedDistance, sane, crossingsInRange});

@@ -279,5 +279,55 @@ TEST(FuzzFindings, SphereBesideANeedleTouchesItsTip) {
     EXPECT_LT(glm::length(hit->point - needle.b), 1e-5f);
 }
 
+// A point sweep (radius 0) along -y toward a triangle with a vertex at -1.8e308: the face is met 1.8e308
+// away, and the ray-triangle test's point overflowed to infinity. Past the covered range: no hit.
+TEST(FuzzFindings, SweepWhoseContactOverflowsIsNoHit) {
+    const Triangle<double> triangle{{0, 0, -0.5},
+                                    {0.00764678955078125, 0.00764984130859375, 0.00764678955078125},
+                                    {0, -1.7976931348623157e308, 7.590637207031250503e-84}};
+    const RayPath<double> path{{0, 0, 0}, {0, -1.875, 0}, std::numeric_limits<double>::infinity()};
+    const auto hit = sweepSphereTriangle(path, 0.0, triangle);
+    if (!hit) return;
+    EXPECT_TRUE(std::isfinite(hit->point.x) && std::isfinite(hit->point.y) && std::isfinite(hit->point.z));
+    EXPECT_TRUE(std::isfinite(hit->normal.x) && std::isfinite(hit->normal.y) && std::isfinite(hit->normal.z));
+}
+
+// The plane x = -1.8e308 and a segment from 0 to x = +1.8e308: the end's distance to the plane
+// overflowed to infinity, and so did the scale it is compared with (inf <= inf), so the end passed for a
+// point on the plane and a hit.
+TEST(FuzzFindings, SegmentEndingFarFromAPlaneDoesNotHitIt) {
+    const double huge = std::numeric_limits<double>::max();
+    const Plane<double> plane{{-1, 0, 0}, huge};
+    const auto crossing = intersectRayPlane(RayPath<double>{{0, 0, 0}, {huge, 0, 0}, 1}, plane);
+    ASSERT_TRUE(crossing);
+    EXPECT_NE(crossing->outcome, RayPlaneOutcome::Hit);
+    // The same from the far end: an origin whose distance overflows is not on the plane.
+    const auto fromFarEnd = intersectRayPlane(RayPath<double>{{huge, 0, 0}, {1, 0, 0}, 1}, plane);
+    ASSERT_TRUE(fromFarEnd);
+    EXPECT_NE(fromFarEnd->outcome, RayPlaneOutcome::Hit);
+}
+
+// A sliver in float whose shortest edge is the smallest subnormal (1.4e-45) and a ray through its
+// vertex at the origin: the normal's products were subnormal, rounded to whole multiples of 1.4e-45, and
+// tilted the plane by 3 degrees; the hit lay 0.015 from the vertex. Now the edges are scaled first.
+TEST(FuzzFindings, SliverWithASubnormalEdgeIsHitOnItsPlane) {
+    const Triangle<float> sliver{{0, 1.40129846e-45f, 0}, {0, 0, 0}, {-4.625f, -8, 2.125f}};
+    const auto hit = intersectRayTriangle(RayPath<float>{{0, 0, -3.25f}, {0, 0, 6.875f}, 1e9f}, sliver);
+    if (!hit) return;
+    EXPECT_LT(glm::length(hit->point), 1e-6f);
+    EXPECT_NEAR(hit->t, 3.25f / 6.875f, 1e-6f);
+}
+
+// A triangle 1e9 across in float and a sphere of radius 58 lying 2e8 off its plane: the squared height
+// and the squared reach it is compared with both overflowed (inf <= inf), and the sphere got a contact
+// (depth 0, at its projection 2e8 away) with a triangle it does not touch.
+TEST(FuzzFindings, SphereFarFromAHugeTrianglesPlaneDoesNotTouchIt) {
+    const Sphere<float> sphere{{-5.875f, -1.7202759e-38f, -5.875f}, 57.6446533f};
+    const Triangle<float> triangle{{571319552.f, 2.125f, 3.125f},
+                                   {2.125f, 5.764465e-39f, -423553472.f},
+                                   {-423553472.f, -423553472.f, -9.9999994e-39f}};
+    EXPECT_FALSE(sphereTriangleContact(sphere, triangle));
+}
+
 }  // namespace
 }  // namespace analytic

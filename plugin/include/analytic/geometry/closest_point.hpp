@@ -496,8 +496,13 @@ inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& 
     const Vec3<T>& centre = sphere.center;
     const T scaledHeight = glm::dot(frame.normal, centre - triangle.a);  // height * |normal|
     const T radiusSquared = sphere.radius * sphere.radius;
-    if (!(scaledHeight * scaledHeight <= radiusSquared * frame.normalSquared) || sphere.radius < T(0))
-        return std::nullopt;
+    const T heightTerm = scaledHeight * scaledHeight;
+    bool withinReach = heightTerm <= radiusSquared * frame.normalSquared;
+    // Both sides overflow for a triangle 1e8 across with a sphere 1e8 off its plane (in float), and
+    // inf <= inf: then the unsquared lengths decide (rare, so a branch).
+    if (withinReach && !std::isfinite(heightTerm))
+        withinReach = std::abs(scaledHeight) <= sphere.radius * std::sqrt(frame.normalSquared);
+    if (!withinReach || sphere.radius < T(0)) return std::nullopt;
     const detail::TriangleRegion<T> region = detail::triangleRegion(centre, triangle, frame);
     TriangleContact<T> result;
     if (region.edge < 0) {

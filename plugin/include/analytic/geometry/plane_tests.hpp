@@ -223,7 +223,10 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
     RayPlaneIntersection<T>& intersection = result.emplace();
     const T originDistance = signedDistance(ray.origin, plane);
     const T originScale = distanceScale(ray.origin, plane);
-    const bool originOnPlane = std::abs(originDistance) <= relativeTolerance * originScale;
+    // A distance that overflows (a point and a plane 1e308 apart) is not within any tolerance of it,
+    // though the scale overflows with it: inf <= inf would pass.
+    const bool originOnPlane =
+        detail::allFinite(originDistance) && std::abs(originDistance) <= relativeTolerance * originScale;
     const T approach = glm::dot(plane.normal, ray.direction);  // change of the distance per unit of t
     // Parallel when |approach| <= tol * (sum_i |n_i d_i| + originScale / maxT), tested without the division
     // (the product overflows to inf, rightly not parallel, when maxT is huge).
@@ -249,7 +252,9 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
         hitAt(t);
     } else if (detail::allFinite(ray.maxT)) {
         const Vec3<T> end = ray.at(ray.maxT);
-        if (std::abs(signedDistance(end, plane)) <= relativeTolerance * distanceScale(end, plane))
+        const T endDistance = signedDistance(end, plane);
+        if (detail::allFinite(endDistance) &&
+            std::abs(endDistance) <= relativeTolerance * distanceScale(end, plane))
             hitAt(ray.maxT);
     }
     return result;

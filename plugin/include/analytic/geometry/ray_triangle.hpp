@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -106,6 +107,28 @@ template <class T> struct GeometricNormal {
     T edgeProductNorm;  // |edge1|_inf * |edge2|_inf: the scale of the normal's rounding error
 };
 
+// The edge multiplied by a power of two (exactly) so that its largest component lies in [1, 2).
+template <class T> Vec3<T> scaledToUnit(const Vec3<T>& edge, T length) {
+    if (length == T(0)) return edge;
+    const int exponent = -std::ilogb(length);
+    return {std::ldexp(edge.x, exponent), std::ldexp(edge.y, exponent), std::ldexp(edge.z, exponent)};
+}
+
+// first x second at corner. Where their products would be subnormal (an edge 1e-45 long in float) or
+// overflow, the rounding of each product is no longer relative and the normal's direction is lost:
+// each edge is scaled to unit size first, which scales the normal but keeps its direction (rare, so a
+// branch).
+template <class T> GeometricNormal<T> cornerNormal(const Vec3<T>& first, T firstLength, const Vec3<T>& second,
+                                                   T secondLength, const Vec3<T>& corner) {
+    const T product = firstLength * secondLength;
+    if (product >= std::numeric_limits<T>::min() && product <= std::numeric_limits<T>::max())
+        return {glm::cross(first, second), corner, product};
+    const Vec3<T> scaledFirst = scaledToUnit(first, firstLength);
+    const Vec3<T> scaledSecond = scaledToUnit(second, secondLength);
+    return {glm::cross(scaledFirst, scaledSecond), corner,
+            maxAbsComponent(scaledFirst) * maxAbsComponent(scaledSecond)};
+}
+
 template <class T> GeometricNormal<T> geometricNormal(const Triangle<T>& triangle) {
     const Vec3<T> ab = triangle.b - triangle.a;
     const Vec3<T> bc = triangle.c - triangle.b;
@@ -114,11 +137,10 @@ template <class T> GeometricNormal<T> geometricNormal(const Triangle<T>& triangl
     const T lengthBc = maxAbsComponent(bc);
     const T lengthCa = maxAbsComponent(ca);
     // Each cyclic corner gives the same normal: (b-a)x(c-a) = (c-b)x(a-b) = (a-c)x(b-c).
-    if (lengthBc >= lengthAb && lengthBc >= lengthCa) {
-        return {glm::cross(ab, -ca), triangle.a, lengthAb * lengthCa};
-    }
-    if (lengthCa >= lengthAb) return {glm::cross(bc, -ab), triangle.b, lengthBc * lengthAb};
-    return {glm::cross(ca, -bc), triangle.c, lengthCa * lengthBc};
+    if (lengthBc >= lengthAb && lengthBc >= lengthCa)
+        return cornerNormal(ab, lengthAb, -ca, lengthCa, triangle.a);
+    if (lengthCa >= lengthAb) return cornerNormal(bc, lengthBc, -ab, lengthAb, triangle.b);
+    return cornerNormal(ca, lengthCa, -bc, lengthBc, triangle.c);
 }
 
 // The ray lies in the triangle's plane within rounding: approach = normal . direction and height =
@@ -228,10 +250,13 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
     // A determinant whose reciprocal overflows (a triangle whose sheared products are subnormal): the
     // weights divided by it instead, each quotient at most 1.
     const bool smallDeterminant = !std::isfinite(inverseDeterminant);
+    // A triangle reaching to the largest value can be met where the point overflows.
+    const Vec3<T> point = ray.origin + t * ray.direction;
+    if (!isFinite(point)) return std::nullopt;
     return TriangleHit<T>{t,
                           smallDeterminant ? weightB / determinant : weightB * inverseDeterminant,
                           smallDeterminant ? weightC / determinant : weightC * inverseDeterminant,
-                          ray.origin + t * ray.direction,
+                          point,
                           unitVector(geometric.normal),
                           determinant > T(0)};
 }

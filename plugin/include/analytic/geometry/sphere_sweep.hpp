@@ -92,9 +92,10 @@ template <class T, class NearestCore> SurfaceHit<T> touching(T t, const Vec3<T>&
 // test finds it just outside: then the sphere touches, and the line's entry (which may lie far back
 // along a grazing path) says nothing about where; the nearest point does.
 template <class T, class ContactAtStart, class NearestCore>
-std::optional<SphereSweepHit<T>> sweepResult(const std::optional<GrownEntry<T>>& entry,
-                                             const RayPath<T>& path, const ContactAtStart& contactAtStart,
-                                             const NearestCore& nearestCore, T coreRadius) {
+std::optional<SphereSweepHit<T>> unfilteredSweepResult(const std::optional<GrownEntry<T>>& entry,
+                                                       const RayPath<T>& path,
+                                                       const ContactAtStart& contactAtStart,
+                                                       const NearestCore& nearestCore, T coreRadius) {
     if (!entry) return std::nullopt;
     const SurfaceHit<T>& contact = entry->contact;
     if (!entry->startsInside)
@@ -102,6 +103,18 @@ std::optional<SphereSweepHit<T>> sweepResult(const std::optional<GrownEntry<T>>&
     if (const std::optional<Contact<T>> atStart = contactAtStart()) return hitAtStart(*atStart);
     const SurfaceHit<T> touch = touching(T(0), path.origin, nearestCore, coreRadius, contact.normal);
     return SphereSweepHit<T>{T(0), touch.point, touch.normal, true};
+}
+
+// A contact beyond the largest number (a target reaching to 1e308, a box's rotation that is a caller's
+// garbage) comes out infinite: no hit, as for any input past the covered range.
+template <class T, class ContactAtStart, class NearestCore>
+std::optional<SphereSweepHit<T>> sweepResult(const std::optional<GrownEntry<T>>& entry,
+                                             const RayPath<T>& path, const ContactAtStart& contactAtStart,
+                                             const NearestCore& nearestCore, T coreRadius) {
+    std::optional<SphereSweepHit<T>> hit =
+        unfilteredSweepResult(entry, path, contactAtStart, nearestCore, coreRadius);
+    if (hit && !detail::allFinite(hit->point, hit->normal)) hit.reset();
+    return hit;
 }
 
 // For targets whose grown form one ray test handles (sphere, capsule).
@@ -200,10 +213,7 @@ std::optional<SphereSweepHit<T>> sweepSphereBox(const RayPath<T>& path, T radius
         return box.center +
                box.rotation * glm::clamp(toLocal * (center - box.center), -box.halfExtents, box.halfExtents);
     };
-    std::optional<SphereSweepHit<T>> hit = sweepResult(entry, path, contactAtStart, nearestPoint, T(0));
-    // Taken back to the world by the rotation: one that is not (a caller's garbage) can overflow.
-    if (hit && !detail::allFinite(hit->point, hit->normal)) hit.reset();
-    return hit;
+    return sweepResult(entry, path, contactAtStart, nearestPoint, T(0));
 }
 
 // side = +1 or -1 picks the face of the plane the sphere meets; signedDistance is the centre's.
