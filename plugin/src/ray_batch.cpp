@@ -36,7 +36,25 @@ public:
                (m_collisionFilterGroup & objectMask) != 0;
     }
 
+    // The object about to be cast (an item the walk reached, with its gate box: rayBoxOf). Its hits count
+    // only where the segment meets that box before the closest hit found so far, as rayTest tests it
+    // before casting; tested at the object's first hit rather than before its cast (most objects the
+    // tree reaches give none, and the test cost as much as their casts), with the same answer.
+    void reach(const Aabb<Scalar>& gate, const SlabRay<Scalar>& slab) {
+        gate_ = &gate;
+        slab_ = &slab;
+        gateFraction_ = m_closestHitFraction;
+        gateState_ = GateState::Untested;
+    }
+
 protected:
+    bool passesGate() {
+        if (gateState_ == GateState::Untested)
+            gateState_ =
+                rayOverlapsAabb(*slab_, gateFraction_, *gate_) ? GateState::Passed : GateState::Failed;
+        return gateState_ == GateState::Passed;
+    }
+
     // The hit as ClosestRayResultCallback records it.
     RayHit hitOf(const btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) const {
         RayHit hit;
@@ -54,6 +72,13 @@ protected:
     }
 
     const Ray& ray_;
+
+private:
+    enum class GateState : unsigned char { Untested, Passed, Failed };
+    const Aabb<Scalar>* gate_ = nullptr;
+    const SlabRay<Scalar>* slab_ = nullptr;
+    Scalar gateFraction_ = 1;
+    GateState gateState_ = GateState::Passed;
 };
 
 class ClosestHitCallback final : public FilteredCallback {
@@ -61,6 +86,7 @@ public:
     ClosestHitCallback(const Ray& ray, RayHit& hit) : FilteredCallback(ray), hit_(hit) { hit_ = RayHit{}; }
 
     btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        if (!passesGate()) return m_closestHitFraction;
         hit_ = hitOf(result, normalInWorldSpace);
         m_closestHitFraction = result.m_hitFraction;
         return result.m_hitFraction;
@@ -75,6 +101,7 @@ public:
     AllHitsCallback(const Ray& ray, std::vector<RayHit>& hits) : FilteredCallback(ray), hits_(hits) {}
 
     btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+        if (!passesGate()) return m_closestHitFraction;
         hits_.push_back(hitOf(result, normalInWorldSpace));
         return m_closestHitFraction;
     }
@@ -92,12 +119,16 @@ void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& c
             callback, [&] { return callback.accepts(item.object, item.group, item.mask); },
             [&] {
                 // The tree's boxes are in float, grown for the batch's farthest ray: rayTest's own test of
-                // the shape's box decides whether the object is cast (the same objects, the same hits).
-                if (!rayOverlapsAabb(slab, callback.m_closestHitFraction, item.gate)) return;
+                // the shape's box decides whether the object's hits count (the same objects, the same hits).
+                callback.reach(item.gate, slab);
                 raycast::castAgainstTarget(segment, *item.object, item.target, callback);
             });
     };
-    if (!scene.walks(segment.ray)) return scene.walkEvery(visit);
+    if (!scene.walks(segment.ray))
+        return scene.walkEvery([&](const raycast::RayScene::Item& item) {
+            // Without the tree's boxes, the gate culls before the cast too.
+            return !rayOverlapsAabb(slab, callback.m_closestHitFraction, item.gate) || visit(item);
+        });
     // The walk's lanes from the slab's reciprocal, computed once (lanesOf's values).
     scene.walk(SlabRayLanes<float>(slab.origin, slab.inverseDirection), callback, visit);
 }

@@ -43,6 +43,14 @@ struct Solid {
 
 template <class T>
 void checkSurfaceHit(const SurfaceHit<T>& hit, const RayPath<T>& ray, const Solid& solid, bool entering) {
+    describeMore = [&] {
+        print("origin", ray.origin);
+        print("direction", ray.direction);
+        print("maxT", ray.maxT);
+        print(entering ? "entry t" : "exit t", hit.t);
+        print("point", hit.point);
+        print("normal", hit.normal);
+    };
     FUZZ_CHECK(finite(hit.point) && finite(hit.normal));
     if (solid.properFrame) FUZZ_CHECK(isUnit(hit.normal));
     // Parameters whose squares overflow are documented as meaningless (see lineSphereRoots): a line

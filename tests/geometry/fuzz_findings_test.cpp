@@ -233,13 +233,16 @@ TEST(FuzzFindings, RayRunningAwayFromAPlaneIsNoHitWhenItsParameterUnderflows) {
 }
 
 // A triangle 1e-22 across in float: the watertight determinant's reciprocal overflowed and the
-// barycentric weights came out infinite.
+// barycentric weights came out infinite. (The fuzzer's ray passed 1e-38 beside its corner at the origin,
+// which counted as on its edges while their subnormal edge functions rounded to 0; it misses now, so the
+// ray goes through the triangle's middle.)
 TEST(FuzzFindings, TinyTriangleHitHasFiniteWeights) {
     const Triangle<float> triangle{{9.33319071e-23f, 9.3722532e-23f, 9.3722532e-23f},
                                    {0, 0, 0},
                                    {9.3722532e-23f, -6.0964963e-23f, 9.3722532e-23f}};
-    const RayPath<float> ray{{-9.99999935e-39f, 0, 0}, {0, 0, -3}, 1e9f};
-    const auto hit = intersectRayTriangle(ray, triangle);
+    EXPECT_FALSE(intersectRayTriangle(RayPath<float>{{-9.99999935e-39f, 0, 0}, {0, 0, -3}, 1e9f}, triangle));
+    const auto hit =
+        intersectRayTriangle(RayPath<float>{{6.2e-23f, 1.1e-23f, 1}, {0, 0, -3}, 1e9f}, triangle);
     ASSERT_TRUE(hit);
     EXPECT_TRUE(std::isfinite(hit->u) && std::isfinite(hit->v));
 }
@@ -327,6 +330,46 @@ TEST(FuzzFindings, SphereFarFromAHugeTrianglesPlaneDoesNotTouchIt) {
                                    {2.125f, 5.764465e-39f, -423553472.f},
                                    {-423553472.f, -423553472.f, -9.9999994e-39f}};
     EXPECT_FALSE(sphereTriangleContact(sphere, triangle));
+}
+
+// A sliver in double, the z axis from -3.625 to 0 and a third vertex 5e-324 off it, and a ray from
+// (0, 0, 0.375), on the axis' line 0.375 beyond the sliver: the edge function of its subnormal edge was
+// 1.9e-324, which rounds to 0 ("on the edge"), and the ray hit at its origin, 0.375 from the triangle.
+TEST(FuzzFindings, RayBesideASubnormalSliverDoesNotHitIt) {
+    const double tiny = 4.94065645841246544e-324;
+    const Triangle<double> sliver{{0, 0, -3.625}, {0, 0, 0}, {-tiny, -tiny, 0}};
+    const RayPath<double> ray{{0, 0, 0.375}, {-3.75, 1.125, 1.25}, std::numeric_limits<double>::infinity()};
+    EXPECT_FALSE(intersectRayTriangle(ray, sliver));
+}
+
+// Segments 3e-22 and 3.4e-4 long in float meeting at a point: the short one's cross product with the
+// long one underflowed, the pair was taken as parallel, and one order of the arguments gave the long
+// segment's far end (3.4e-4 apart) instead of the shared point.
+TEST(FuzzFindings, SegmentMuchShorterThanAnotherIsAPointBesideIt) {
+    const float a = 3.41156012e-22f, b = 3.41155994e-23f, c = 3.41156003e-4f;
+    const Vec3<float> p0{a, a, a}, p1{a, a, b}, q0{c, a, a}, q1{a, a, a};
+    for (const auto& pair :
+         {closestPointsSegmentSegment(p0, p1, q0, q1), closestPointsSegmentSegment(q0, q1, p0, p1)}) {
+        ASSERT_TRUE(pair);
+        EXPECT_LT(glm::length(pair->pointOnP - pair->pointOnQ), 1e-20f);
+    }
+}
+
+// An ellipsoid 3.4e38 long in float and a ray along it: its exit within the ray lies beyond the largest
+// float, and was reported as an infinite point.
+TEST(FuzzFindings, EllipsoidCrossingWhosePointOverflowsIsNoHit) {
+    const Ellipsoid<float> ellipsoid{
+        {0, 0, 1.1920929e-7f}, Mat3<float>(1), {1.1920929e-7f, 3.40282347e38f, 2}};
+    for (const Vec3<float> direction :
+         {Vec3<float>{0, 1.1920929e-7f, -3.40282347e38f}, Vec3<float>{0, 3.40282347e38f, 0}}) {
+        const auto crossing = intersectRayEllipsoid(RayPath<float>{{0, 0, 0}, direction, 1e9f}, ellipsoid);
+        if (!crossing) continue;
+        for (const SurfaceHit<float>& end : {crossing->entry, crossing->exit}) {
+            if (end.t < 0 || end.t > 1e9f) continue;
+            EXPECT_TRUE(std::isfinite(end.point.x) && std::isfinite(end.point.y) &&
+                        std::isfinite(end.point.z));
+        }
+    }
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ public:
         const btCollisionObject* object;
         int group;  // the broadphase proxy's collision filter group and mask, read once
         int mask;
-        // Where a ray must pass to hit it (rayBoxOf), tested after the tree's boxes (see castRay).
+        // Where a ray must pass for its hits to count (rayBoxOf), as rayTest tests it (see castRay).
         Aabb<Scalar> gate;
         RayTarget target;
     };
@@ -59,7 +59,7 @@ public:
     }
 
     // For a ray that walk does not take: visit(item) for every item, in the tree's order, until visit
-    // returns false (the caller tests each item's gate box, as for walk's).
+    // returns false (the caller culls by each item's gate box).
     template <class Visit> void walkEvery(Visit visit) const {
         for (const Item& item : items_)
             if (!visit(item)) return;

@@ -18,12 +18,16 @@ namespace analytic::raycast {
 // A hit's normal as reported: of unit length already, unless the object's basis is not a rotation
 // (outside Bullet's model: hostile input), which the casts take as one; then made unit, or false (the hit
 // dropped) when it has no direction. One test of the length on the usual path.
-inline bool makeUnitNormal(btVector3& normal) {
-    const btScalar length2 = normal.length2();
-    if (std::abs(length2 - 1) <= btScalar(1e-3)) return true;
-    if (!(length2 > 0) || !isFinite(toGlm(normal))) return false;
+[[gnu::noinline, gnu::cold]] inline bool makeUnitNormalSlowly(btVector3& normal) {
+    if (!(normal.length2() > 0) || !isFinite(toGlm(normal))) return false;
     normal = toBullet(unitVector(toGlm(normal)));
     return isFinite(toGlm(normal));
+}
+
+inline bool makeUnitNormal(btVector3& normal) {
+    if (std::abs(normal.length2() - 1) <= btScalar(1e-3)) [[likely]]
+        return true;
+    return makeUnitNormalSlowly(normal);
 }
 
 // What BridgeTriangleRaycastCallback does with a triangle (in the frame of the unscaled mesh's
@@ -60,7 +64,7 @@ public:
         Vec3<btScalar> front = hit->normal * inverseScaling_;
         if (const btScalar largest = maxAbsComponent(front);
             !(largest >= std::numeric_limits<btScalar>::min() &&
-              largest <= std::numeric_limits<btScalar>::max()))
+              largest <= std::numeric_limits<btScalar>::max())) [[unlikely]]
             front = throughScaling(hit->normal);
         front = unitVector(front);
         const Vec3<btScalar> normal = hit->frontFace || keepUnflipped_ ? front : -front;
@@ -76,7 +80,7 @@ private:
     // scaling whose inverse overflows (subnormal) or underflows, where the plain product is not finite
     // (0 * inf) or loses its bits. The unit normal and a finite, non-zero scaling keep every quotient
     // within the exponents.
-    Vec3<btScalar> throughScaling(const Vec3<btScalar>& normal) const {
+    [[gnu::noinline, gnu::cold]] Vec3<btScalar> throughScaling(const Vec3<btScalar>& normal) const {
         btScalar mantissa[3];
         int exponent[3];
         int top = std::numeric_limits<int>::min();

@@ -398,9 +398,13 @@ inline std::optional<SegmentPair<T>> closestPointsSegmentSegment(const Vec3<T>& 
     const T betweenOnP = glm::dot(alongP, between), betweenOnQ = glm::dot(alongQ, between);
     const auto clampUnit = [](T x) { return std::clamp(x, T(0), T(1)); };
     T s = T(0), t = T(0);
-    if (lengthSquaredQ == T(0)) {
+    // A segment shorter than one rounding of the other is a point beside it (within its length, below
+    // the rounding): its cross product with the other and the parallel test's product of squares
+    // underflow, and it would be taken as parallel to it.
+    const T negligible = unitRoundoff<T> * unitRoundoff<T>;
+    if (lengthSquaredQ <= negligible * lengthSquaredP) {
         if (lengthSquaredP != T(0)) s = clampUnit(-betweenOnP / lengthSquaredP);
-    } else if (lengthSquaredP == T(0)) {
+    } else if (lengthSquaredP <= negligible * lengthSquaredQ) {
         t = clampUnit(betweenOnQ / lengthSquaredQ);
     } else {
         const Vec3<T> normal = glm::cross(alongP, alongQ);

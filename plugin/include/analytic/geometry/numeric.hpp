@@ -32,6 +32,18 @@ template <int N, class T> bool isFinite(const glm::vec<N, T, glm::defaultp>& v) 
     return true;
 }
 
+// The crossing, or nothing when a point it reports within the ray (a finite t in [0, maxT]) leaves the
+// scalar's range: a solid or a direction whose multiples reach beyond the largest finite value. Such a
+// point cannot be reported, so neither is the hit.
+template <class T, int N>
+std::optional<RaySolidHit<T, N>> withFinitePoints(const RaySolidHit<T, N>& crossing, T maxT) {
+    const auto unrepresentable = [&](const SurfaceHit<T, N>& end) {
+        return end.t >= T(0) && end.t <= maxT && std::isfinite(end.t) && !isFinite(end.point);
+    };
+    if (unrepresentable(crossing.entry) || unrepresentable(crossing.exit)) return std::nullopt;
+    return crossing;
+}
+
 // A usable ray: finite origin and direction, a direction that is not zero, and 0 <= maxT (which may be +inf).
 template <class T, int N> bool isValidRay(const RayPath<T, N>& ray) {
     return isFinite(ray.origin) && isFinite(ray.direction) && ray.direction != VecN<T, N>(0) &&

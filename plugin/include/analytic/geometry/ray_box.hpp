@@ -89,12 +89,9 @@ template <class T, class FaceHit> std::optional<RaySolidHit<T>> slabSolidHit(con
     if (!spanMeetsRay(span, maxT) || !isFinite(span.entry) || !isFinite(span.exit)) return std::nullopt;
     const bool entryHigh = entersThroughHigh(inverseDirection, span.entryAxis);
     const bool exitHigh = !entersThroughHigh(inverseDirection, span.exitAxis);
-    const RaySolidHit<T> crossing{faceHit(span.entry, span.entryAxis, entryHigh),
-                                  faceHit(span.exit, span.exitAxis, exitHigh), span.entry < T(0)};
-    if ((span.entry >= T(0) && !allFinite(crossing.entry.point)) ||
-        (span.exit <= maxT && !allFinite(crossing.exit.point)))
-        return std::nullopt;
-    return crossing;
+    return withFinitePoints(RaySolidHit<T>{faceHit(span.entry, span.entryAxis, entryHigh),
+                                           faceHit(span.exit, span.exitAxis, exitHigh), span.entry < T(0)},
+                            maxT);
 }
 
 }  // namespace detail

@@ -81,14 +81,11 @@ template <class T> std::optional<RaySolidHit<T>> intersectRayConvexPlanes(
             glm::mix(ray.origin, t * ray.direction, glm::notEqual(ray.direction, Vec3<T>(0)));
         return SurfaceHit<T>{t, atInfinity, towardRay * unitVector(ray.direction)};
     };
-    const RaySolidHit<T> crossing{hitAt(entry, entryPlane, T(-1)), hitAt(exit, exitPlane, T(1)),
-                                  entry < T(0)};
     // A bounded end within [0, maxT] whose point leaves the scalar's range (a direction reaching beyond
     // it): no hit, as for an overflowed quotient.
-    if ((entry >= T(0) && isFinite(entry) && !isFinite(crossing.entry.point)) ||
-        (exit <= ray.maxT && isFinite(exit) && !isFinite(crossing.exit.point)))
-        return std::nullopt;
-    return crossing;
+    return withFinitePoints(
+        RaySolidHit<T>{hitAt(entry, entryPlane, T(-1)), hitAt(exit, exitPlane, T(1)), entry < T(0)},
+        ray.maxT);
 }
 
 }  // namespace analytic

@@ -14,7 +14,8 @@ namespace analytic {
 // the ellipsoid's equation, rotation * (p / radii) for the unit-sphere point p, normalised. nullopt when
 // it misses, when that stretch lies outside [0, maxT], for radii that are not positive and finite, or
 // for input the sphere rejects in the unit-sphere frame (see detail::acceptsRoundSolid): a NaN or an
-// infinity anywhere, a direction whose square is not usable there.
+// infinity anywhere, a direction whose square is not usable there; and where a point within [0, maxT]
+// leaves the scalar's range (withFinitePoints).
 template <class T> inline std::optional<RaySolidHit<T>> intersectRayEllipsoid(const RayPath<T>& ray,
                                                                               const Ellipsoid<T>& ellipsoid) {
     if (!isFinite(ellipsoid.radii) || !glm::all(glm::greaterThan(ellipsoid.radii, Vec3<T>(0))))
@@ -41,9 +42,12 @@ template <class T> inline std::optional<RaySolidHit<T>> intersectRayEllipsoid(co
     // direction, brought to a largest component of 1: only the local direction's square is known to be
     // usable.
     const Vec3<T> fallback = ray.direction / maxAbsComponent(ray.direction);
-    return RaySolidHit<T>{detail::roundSurfaceHit(ray, roots->low, normalOffset, normalRate, T(1), -fallback),
-                          detail::roundSurfaceHit(ray, roots->high, normalOffset, normalRate, T(1), fallback),
-                          roots->low < T(0)};
+    // Radii up to the largest value put points within the ray beyond it.
+    return withFinitePoints(
+        RaySolidHit<T>{detail::roundSurfaceHit(ray, roots->low, normalOffset, normalRate, T(1), -fallback),
+                       detail::roundSurfaceHit(ray, roots->high, normalOffset, normalRate, T(1), fallback),
+                       roots->low < T(0)},
+        ray.maxT);
 }
 
 }  // namespace analytic

@@ -74,11 +74,17 @@ template <class T> T edgeFunction(T px, T py, T qx, T qy) {
     const T pyqx = py * qx;
     const T value = pxqy - pyqx;
     if (value != T(0)) return value;
-    // Zero may be an artefact of rounding the products; the wider products decide.
+    // Zero may be an artefact of rounding the products; the wider products decide. Their difference
+    // can lie below T's smallest subnormal (sheared coordinates near 1e-324 in double): it keeps its
+    // sign as that smallest value, or a point beside a sliver would count as on its edge.
     using Wide = WiderThan<T>;
     const Wide widePxqy = Wide(px) * Wide(qy);
     const Wide widePyqx = Wide(py) * Wide(qx);
-    return T(widePxqy - widePyqx);
+    const Wide wide = widePxqy - widePyqx;
+    const T narrowed = T(wide);
+    if (narrowed == T(0) && wide != Wide(0))
+        return std::copysign(std::numeric_limits<T>::denorm_min(), T(wide > Wide(0) ? 1 : -1));
+    return narrowed;
 }
 
 // A vertex in the sheared frame where the ray is the +z axis: its coordinates across the ray.
@@ -114,19 +120,27 @@ template <class T> Vec3<T> scaledToUnit(const Vec3<T>& edge, T length) {
     return {std::ldexp(edge.x, exponent), std::ldexp(edge.y, exponent), std::ldexp(edge.z, exponent)};
 }
 
-// first x second at corner. Where their products would be subnormal (an edge 1e-45 long in float) or
-// overflow, the rounding of each product is no longer relative and the normal's direction is lost:
-// each edge is scaled to unit size first, which scales the normal but keeps its direction (rare, so a
-// branch).
-template <class T> GeometricNormal<T> cornerNormal(const Vec3<T>& first, T firstLength, const Vec3<T>& second,
-                                                   T secondLength, const Vec3<T>& corner) {
-    const T product = firstLength * secondLength;
-    if (product >= std::numeric_limits<T>::min() && product <= std::numeric_limits<T>::max())
-        return {glm::cross(first, second), corner, product};
+// first x second at corner, each edge scaled to unit size first: where their products would be
+// subnormal (an edge 1e-45 long in float) or overflow, the rounding of each product is no longer
+// relative and the normal's direction is lost; scaling changes its length, not its direction. Rare: kept
+// out of the hit path's code.
+template <class T>
+[[gnu::noinline, gnu::cold]] GeometricNormal<T> scaledCornerNormal(const Vec3<T>& first, T firstLength,
+                                                                   const Vec3<T>& second, T secondLength,
+                                                                   const Vec3<T>& corner) {
     const Vec3<T> scaledFirst = scaledToUnit(first, firstLength);
     const Vec3<T> scaledSecond = scaledToUnit(second, secondLength);
     return {glm::cross(scaledFirst, scaledSecond), corner,
             maxAbsComponent(scaledFirst) * maxAbsComponent(scaledSecond)};
+}
+
+// first x second at corner.
+template <class T> GeometricNormal<T> cornerNormal(const Vec3<T>& first, T firstLength, const Vec3<T>& second,
+                                                   T secondLength, const Vec3<T>& corner) {
+    const T product = firstLength * secondLength;
+    if (product >= std::numeric_limits<T>::min() && product <= std::numeric_limits<T>::max()) [[likely]]
+        return {glm::cross(first, second), corner, product};
+    return scaledCornerNormal(first, firstLength, second, secondLength, corner);
 }
 
 template <class T> GeometricNormal<T> geometricNormal(const Triangle<T>& triangle) {
