@@ -23,6 +23,8 @@ struct TriangleHit {
     int triangleIndex;
 };
 
+Scalar separationOf(const TriangleHit& hit) { return hit.contact.separation; }
+
 // The triangles the box touches (within reach), sides settled; at most candidateCapacity, the deepest.
 class Hits {
 public:
@@ -44,10 +46,10 @@ public:
         const auto contact = cameThroughTheFace(triangle, areaNormal, side)
                                  ? collideObbTriangleAlongNormal(box_, triangle, reach_, side)
                                  : collideObbTriangle(box_, triangle, reach_, side);
-        if (contact) keep({triangle, *contact, side, partId, triangleIndex});
+        if (contact) deepest_.offer({triangle, *contact, side, partId, triangleIndex});
     }
 
-    std::span<TriangleHit> kept() { return {hits_.data(), std::size_t(count_)}; }
+    std::span<TriangleHit> kept() { return deepest_.kept(); }
 
 private:
     // Whether the whole box was on the triangle's side of its plane at the previous step: then it came
@@ -65,25 +67,12 @@ private:
         return glm::dot(sideNormal, previous.center - triangle.a) > reachAlongNormal;
     }
 
-    void keep(const TriangleHit& hit) {
-        if (count_ < BoxMesh::candidateCapacity) {
-            hits_[count_++] = hit;
-            return;
-        }
-        TriangleHit& shallowest =
-            *std::max_element(hits_.begin(), hits_.end(), [](const TriangleHit& x, const TriangleHit& y) {
-                return x.contact.separation < y.contact.separation;
-            });
-        if (hit.contact.separation < shallowest.contact.separation) shallowest = hit;
-    }
-
     Obb<Scalar> box_;
     const Obb<Scalar>* previousBox_;
     Scalar reach_;
     FrontSide front_;
     const SideHistory* twoSided_;
-    std::array<TriangleHit, BoxMesh::candidateCapacity> hits_;
-    int count_ = 0;
+    DeepestCandidates<TriangleHit, BoxMesh::candidateCapacity, separationOf> deepest_;
 };
 
 // The internal-edge filter (see box_mesh.hpp), deepest triangle first: a contact on an edge or vertex

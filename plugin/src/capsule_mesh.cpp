@@ -12,20 +12,9 @@
 namespace analytic::narrowphase {
 namespace {
 
-struct Candidate {
-    Triangle<Scalar> triangle;  // in the mesh's frame, vertices in Bullet's order
-    Vec3<Scalar> pointOnMesh;
-    Vec3<Scalar> normal;  // unit, from the mesh toward the capsule
-    Scalar distance;      // signed: negative when they overlap
-    Scalar s;             // along the capsule's axis
-    TriangleFeature feature;
-    int partId;
-    int triangleIndex;
+struct Candidate : TriangleCandidate {
+    Scalar s;  // the point's place along the capsule's axis
 };
-
-int dimension(TriangleFeature feature) {
-    return feature == TriangleFeature::Face ? 2 : feature <= TriangleFeature::Edge2 ? 1 : 0;
-}
 
 // The contact points with the triangles near the capsule, sides settled; at most candidateCapacity,
 // the deepest. Triangles are queried farther than the reach (queryReach): a capsule that came from the
@@ -73,25 +62,15 @@ public:
         for (int k = 0; k < contact.pointCount; ++k) {
             const CapsulePoint<Scalar>& point = contact.points[k];
             if (point.distance <= reach_)
-                keep({triangle, point.onB, contact.normal, point.distance, point.s, touch->feature, partId,
-                      triangleIndex});
+                deepest_.offer({{triangle, point.onB, contact.normal, point.distance, touch->feature, partId,
+                                 triangleIndex},
+                                point.s});
         }
     }
 
-    std::span<const Candidate> kept() const { return {candidates_.data(), std::size_t(count_)}; }
+    std::span<const Candidate> kept() const { return deepest_.kept(); }
 
 private:
-    void keep(const Candidate& candidate) {
-        if (count_ < CapsuleMesh::candidateCapacity) {
-            candidates_[count_++] = candidate;
-            return;
-        }
-        Candidate& shallowest =
-            *std::max_element(candidates_.begin(), candidates_.end(),
-                              [](const Candidate& x, const Candidate& y) { return x.distance < y.distance; });
-        if (candidate.distance < shallowest.distance) shallowest = candidate;
-    }
-
     Capsule<Scalar> capsule_;
     Scalar reach_;
     Scalar queryReach_;
@@ -99,84 +78,46 @@ private:
     const SideHistory& history_;
     bool oneSided_;
     const Vec3<Scalar>* previousCentre_;
-    std::array<Candidate, CapsuleMesh::candidateCapacity> candidates_;
-    int count_ = 0;
+    DeepestCandidates<Candidate, CapsuleMesh::candidateCapacity, &Candidate::distanceOf> deepest_;
 };
 
-// The internal-edge filter (sphere_mesh.cpp's): the candidates that are not internal edges or vertices
-// nor within sameContact of a kept one (on the capsule), deepest first; then report(candidate) for at
-// most reportedCapacity of them: the deepest, the kept candidates lowest and highest along the axis, and
-// the one whose normal turns farthest from the deepest's.
+// The contacts that are not at internal edges (takeExternalContacts); then report(candidate) for at most
+// reportedCapacity of them: the deepest, the ones lowest and highest along the axis, and the one whose
+// normal turns farthest from the deepest's.
 template <class Report>
 void reportWithoutInternalEdges(std::span<const Candidate> candidates, Scalar sameContact, Report report) {
-    std::array<int, CapsuleMesh::candidateCapacity> order;
-    const auto orderEnd = order.begin() + candidates.size();
-    std::iota(order.begin(), orderEnd, 0);
-    std::sort(order.begin(), orderEnd, [&](int i, int j) {
-        const Candidate &x = candidates[i], &y = candidates[j];
-        if (x.distance != y.distance) return x.distance < y.distance;
-        return dimension(x.feature) > dimension(y.feature);
-    });
-    std::array<Vec3<Scalar>, 3 * CapsuleMesh::candidateCapacity> voided;
-    int voidedCount = 0;
-    const auto isVoided = [&](const Vec3<Scalar>& vertex) {
-        return std::find(voided.begin(), voided.begin() + voidedCount, vertex) !=
-               voided.begin() + voidedCount;
-    };
-    std::array<int, CapsuleMesh::candidateCapacity> keptIndex;
-    std::array<Vec3<Scalar>, CapsuleMesh::candidateCapacity> keptOnCapsule;
+    std::array<const Candidate*, CapsuleMesh::candidateCapacity> kept;
     int keptCount = 0;
-    const auto isKept = [&](const Vec3<Scalar>& onCapsule) {
-        return std::any_of(keptOnCapsule.begin(), keptOnCapsule.begin() + keptCount,
-                           [&](const Vec3<Scalar>& other) {
-                               const Vec3<Scalar> apart = onCapsule - other;
-                               return glm::dot(apart, apart) < sameContact * sameContact;
-                           });
-    };
-    for (auto next = order.begin(); next != orderEnd; ++next) {
-        const Candidate& candidate = candidates[*next];
-        const Vec3<Scalar> vertices[3] = {candidate.triangle.a, candidate.triangle.b, candidate.triangle.c};
-        bool internal = false;
-        if (candidate.feature >= TriangleFeature::Vertex0) {
-            internal = isVoided(vertices[int(candidate.feature) - int(TriangleFeature::Vertex0)]);
-        } else if (candidate.feature != TriangleFeature::Face) {
-            const int edge = int(candidate.feature) - int(TriangleFeature::Edge0);
-            internal = isVoided(vertices[edge]) && isVoided(vertices[(edge + 1) % 3]);
-        }
-        const Vec3<Scalar> onCapsule = candidate.pointOnMesh + candidate.distance * candidate.normal;
-        if (!internal && !isKept(onCapsule)) {
-            keptIndex[keptCount] = *next;
-            keptOnCapsule[keptCount++] = onCapsule;
-        }
-        for (const Vec3<Scalar>& vertex : vertices)
-            if (!isVoided(vertex)) voided[voidedCount++] = vertex;
-    }
+    takeExternalContacts<CapsuleMesh::candidateCapacity>(candidates, sameContact,
+                                                         [&](const Candidate& candidate) {
+                                                             kept[std::size_t(keptCount++)] = &candidate;
+                                                             return true;
+                                                         });
     if (keptCount == 0) return;
-    const Candidate& deepest = candidates[keptIndex[0]];
+    const Candidate& deepest = *kept[0];
     report(deepest);
     int lowest = -1, highest = -1;
     for (int i = 1; i < keptCount; ++i) {
-        const Candidate& candidate = candidates[keptIndex[i]];
-        if (candidate.s < deepest.s && (lowest < 0 || candidate.s < candidates[keptIndex[lowest]].s))
-            lowest = i;
-        if (candidate.s > deepest.s && (highest < 0 || candidate.s > candidates[keptIndex[highest]].s))
+        const Candidate& candidate = *kept[std::size_t(i)];
+        if (candidate.s < deepest.s && (lowest < 0 || candidate.s < kept[std::size_t(lowest)]->s)) lowest = i;
+        if (candidate.s > deepest.s && (highest < 0 || candidate.s > kept[std::size_t(highest)]->s))
             highest = i;
     }
-    if (lowest >= 0) report(candidates[keptIndex[lowest]]);
-    if (highest >= 0) report(candidates[keptIndex[highest]]);
+    if (lowest >= 0) report(*kept[std::size_t(lowest)]);
+    if (highest >= 0) report(*kept[std::size_t(highest)]);
     // And the contact whose normal turns farthest from the deepest's (the other slope of a valley the
     // capsule lies along), unless all are within a degree of it.
     int turned = -1;
     Scalar leastAligned = Scalar(0.99985);
     for (int i = 1; i < keptCount; ++i) {
         if (i == lowest || i == highest) continue;
-        const Scalar alignment = glm::dot(candidates[keptIndex[i]].normal, deepest.normal);
+        const Scalar alignment = glm::dot(kept[std::size_t(i)]->normal, deepest.normal);
         if (alignment < leastAligned) {
             leastAligned = alignment;
             turned = i;
         }
     }
-    if (turned >= 0) report(candidates[keptIndex[turned]]);
+    if (turned >= 0) report(*kept[std::size_t(turned)]);
 }
 
 // A point goes where the manifold holds one within the breaking threshold of it (on the manifold's

@@ -13,19 +13,7 @@
 namespace analytic::narrowphase {
 namespace {
 
-struct Candidate {
-    Triangle<Scalar> triangle;  // in the mesh's frame, vertices in Bullet's order
-    Vec3<Scalar> pointOnMesh;
-    Vec3<Scalar> normal;  // unit, from the mesh toward the sphere
-    Scalar distance;      // signed: negative when they overlap
-    TriangleFeature feature;
-    int partId;
-    int triangleIndex;
-};
-
-int dimension(TriangleFeature feature) {
-    return feature == TriangleFeature::Face ? 2 : feature <= TriangleFeature::Edge2 ? 1 : 0;
-}
+using Candidate = TriangleCandidate;
 
 // The triangles touching the sphere (grown by the manifold's reach), as contacts with the sides
 // settled; at most candidateCapacity, the deepest. One-sided meshes have no side history.
@@ -66,80 +54,19 @@ public:
         } else if (!twoSided_ && !centreInFront) {
             return;
         }
-        keep(candidate);
+        deepest_.offer(candidate);
     }
 
-    std::span<const Candidate> kept() const { return {candidates_.data(), std::size_t(count_)}; }
+    std::span<const Candidate> kept() const { return deepest_.kept(); }
 
 private:
-    void keep(const Candidate& candidate) {
-        if (count_ < SphereMesh::candidateCapacity) {
-            candidates_[count_++] = candidate;
-            return;
-        }
-        Candidate& shallowest =
-            *std::max_element(candidates_.begin(), candidates_.end(),
-                              [](const Candidate& x, const Candidate& y) { return x.distance < y.distance; });
-        if (candidate.distance < shallowest.distance) shallowest = candidate;
-    }
-
     Sphere<Scalar> grown_;
     Scalar radius_;
     Scalar reach_;
     FrontSide front_;
     const SideHistory* twoSided_;
-    std::array<Candidate, SphereMesh::candidateCapacity> candidates_;
-    int count_ = 0;
+    DeepestCandidates<Candidate, SphereMesh::candidateCapacity, &Candidate::distanceOf> deepest_;
 };
-
-// The internal-edge filter (see sphere_mesh.hpp): calls report(candidate) for at most reportedCapacity
-// candidates, deepest first. A candidate whose point on the sphere is within sameContact of one
-// reported is left out: the manifold would take it for that one (as two triangles' faces meeting at
-// the point the centre projects to report it twice).
-template <class Report>
-void reportWithoutInternalEdges(std::span<const Candidate> candidates, Scalar sameContact, Report report) {
-    std::array<int, SphereMesh::candidateCapacity> order;
-    const auto orderEnd = order.begin() + candidates.size();
-    std::iota(order.begin(), orderEnd, 0);
-    std::sort(order.begin(), orderEnd, [&](int i, int j) {
-        const Candidate &x = candidates[i], &y = candidates[j];
-        if (x.distance != y.distance) return x.distance < y.distance;
-        return dimension(x.feature) > dimension(y.feature);
-    });
-    std::array<Vec3<Scalar>, 3 * SphereMesh::candidateCapacity> voided;
-    int voidedCount = 0;
-    const auto isVoided = [&](const Vec3<Scalar>& vertex) {
-        return std::find(voided.begin(), voided.begin() + voidedCount, vertex) !=
-               voided.begin() + voidedCount;
-    };
-    std::array<Vec3<Scalar>, SphereMesh::reportedCapacity> reportedOnSphere;
-    int reported = 0;
-    const auto isReported = [&](const Vec3<Scalar>& onSphere) {
-        return std::any_of(reportedOnSphere.begin(), reportedOnSphere.begin() + reported,
-                           [&](const Vec3<Scalar>& other) {
-                               const Vec3<Scalar> apart = onSphere - other;
-                               return glm::dot(apart, apart) < sameContact * sameContact;
-                           });
-    };
-    for (auto next = order.begin(); next != orderEnd && reported < SphereMesh::reportedCapacity; ++next) {
-        const Candidate& candidate = candidates[*next];
-        const Vec3<Scalar> vertices[3] = {candidate.triangle.a, candidate.triangle.b, candidate.triangle.c};
-        bool internal = false;
-        if (candidate.feature >= TriangleFeature::Vertex0) {
-            internal = isVoided(vertices[int(candidate.feature) - int(TriangleFeature::Vertex0)]);
-        } else if (candidate.feature != TriangleFeature::Face) {
-            const int edge = int(candidate.feature) - int(TriangleFeature::Edge0);
-            internal = isVoided(vertices[edge]) && isVoided(vertices[(edge + 1) % 3]);
-        }
-        const Vec3<Scalar> onSphere = candidate.pointOnMesh + candidate.distance * candidate.normal;
-        if (!internal && !isReported(onSphere)) {
-            report(candidate);
-            reportedOnSphere[reported++] = onSphere;
-        }
-        for (const Vec3<Scalar>& vertex : vertices)
-            if (!isVoided(vertex)) voided[voidedCount++] = vertex;
-    }
-}
 
 }  // namespace
 
@@ -162,11 +89,13 @@ void SphereMesh::collide(const btCollisionObjectWrapper& sphere, const btCollisi
     state = {local.center, true};
 
     const TriangleContactReporter reporter(sphere, mesh, sink);
-    reportWithoutInternalEdges(candidates.kept(), sink.manifold().getContactBreakingThreshold(),
-                               [&](const Candidate& candidate) {
-                                   reporter.add(candidate.triangle, candidate.partId, candidate.triangleIndex,
-                                                candidate.normal, candidate.pointOnMesh, candidate.distance);
-                               });
+    int reported = 0;
+    takeExternalContacts<candidateCapacity>(
+        candidates.kept(), sink.manifold().getContactBreakingThreshold(), [&](const Candidate& candidate) {
+            reporter.add(candidate.triangle, candidate.partId, candidate.triangleIndex, candidate.normal,
+                         candidate.pointOnMesh, candidate.distance);
+            return ++reported < reportedCapacity;
+        });
 }
 
 Scalar SphereMesh::timeOfImpact(const btCollisionObject& sphere, const btCollisionObject& mesh) {

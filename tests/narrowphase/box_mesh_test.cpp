@@ -24,6 +24,8 @@
 #include "analytic/plugin.hpp"
 #include "support/bullet_world.hpp"
 #include "support/grid_mesh.hpp"
+#include "support/mesh_contacts.hpp"
+#include "support/mesh_dispatch.hpp"
 
 namespace analytic {
 namespace {
@@ -40,51 +42,11 @@ btScalar flat(btScalar, btScalar) { return 0; }
 // Dispatch.
 
 TEST(BoxMeshDispatch, OursForEveryMeshTypeInBothOrdersAndTablesWhileThePluginLives) {
-    GridMesh data;
-    data.addGrid(4, 4, 1, btVector3(0, 0, 0), flat);
-    BulletWorld world;
-    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
-    btCollisionObject& box =
-        world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(2, 0.4, 2), 1);
-    const std::vector<float> heights(25, 0.f);
-    const std::vector<btCollisionObject*> meshes{
-        &world.addBody(bvh, translation(0, 0, 0)),
-        &world.addBody(world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1, 2, 1)),
-                       translation(0, 0, 0)),
-        &world.addBody(world.makeShape<btHeightfieldTerrainShape>(5, 5, heights.data(), btScalar(-1),
-                                                                  btScalar(1), 1, false),
-                       translation(2, 0, 2))};
-    const auto expectEveryCell = [&](const std::function<bool(btCollisionAlgorithm*)>& isExpected) {
-        for (btCollisionObject* mesh : meshes) {
-            for (const ebtDispatcherQueryType table :
-                 {BT_CONTACT_POINT_ALGORITHMS, BT_CLOSEST_POINT_ALGORITHMS}) {
-                SCOPED_TRACE(::testing::Message() << "mesh type " << mesh->getCollisionShape()->getShapeType()
-                                                  << ", table " << table);
-                EXPECT_TRUE(isExpected(test::findAlgorithm(world.dispatcher(), box, *mesh, table).get()));
-                EXPECT_TRUE(isExpected(test::findAlgorithm(world.dispatcher(), *mesh, box, table).get()));
-            }
-        }
-    };
-    const auto isOurs = [](btCollisionAlgorithm* algorithm) {
-        return dynamic_cast<PairAlgorithm<BoxMesh>*>(algorithm) != nullptr;
-    };
-    const auto isBullets = [](btCollisionAlgorithm* algorithm) {
-        return dynamic_cast<btConvexConcaveCollisionAlgorithm*>(algorithm) != nullptr;
-    };
-    expectEveryCell(isBullets);
-    {
-        const Plugin plugin(world.world(), Pair::BoxMesh);
-        expectEveryCell(isOurs);
-    }
-    expectEveryCell(isBullets);
-    {
-        const Plugin plugin(world.world(), PairSet::all());
-        expectEveryCell(isOurs);
-    }
-    {
-        const Plugin plugin(world.world(), Pair::SphereMesh);
-        expectEveryCell(isBullets);
-    }
+    test::MeshDispatchWorld dispatch;
+    btCollisionObject& box = dispatch.world.addBody(
+        dispatch.world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(2, 0.4, 2), 1);
+    dispatch.expectOursWhileThePluginLives<BoxMesh>({&box}, Pair::BoxMesh,
+                                                    Pair::SphereMesh | Pair::CapsuleMesh);
 }
 
 TEST(BoxMeshAlgorithm, FitsTheDispatchersPool) {
@@ -119,30 +81,13 @@ TEST(BoxMeshAgreement, ContactsAreTheCoresPointsOfTheTrianglesTheyName) {
         const btQuaternion rotation(next() * 6, next() * 6, next() * 6);
         const btVector3 position(next() * 4 - 2, next() * 0.8 - 0.2, next() * 4 - 2);
         box.setWorldTransform(btTransform(rotation, position));
-        struct Seen {
-            btVector3 pointOnMesh, normal;
-            btScalar distance;
-            int triangleIndex;
-        };
-        struct Callback final : btCollisionWorld::ContactResultCallback {
-            explicit Callback(const btCollisionObject& mesh) : mesh(mesh) {}
-            btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* wrapper0, int,
-                                     int index0, const btCollisionObjectWrapper*, int, int index1) override {
-                const bool meshIs0 = wrapper0->getCollisionObject() == &mesh;
-                seen.push_back({meshIs0 ? point.getPositionWorldOnA() : point.getPositionWorldOnB(),
-                                meshIs0 ? -point.m_normalWorldOnB : point.m_normalWorldOnB,
-                                point.getDistance(), meshIs0 ? index0 : index1});
-                return 0;
-            }
-            const btCollisionObject& mesh;
-            std::vector<Seen> seen;
-        } callback(mesh);
+        test::MeshContactsCallback callback(mesh);
         world.world().contactPairTest(&box, &mesh, callback);
         SCOPED_TRACE(::testing::Message() << "box " << i);
-        EXPECT_LE(callback.seen.size(), 4u);
-        if (callback.seen.empty()) continue;
+        EXPECT_LE(callback.contacts.size(), 4u);
+        if (callback.contacts.empty()) continue;
         ++withContacts;
-        for (const Seen& contact : callback.seen) {
+        for (const test::MeshContact& contact : callback.contacts) {
             // The triangle it names, as Bullet's mesh holds it.
             btVector3 vertices[3];
             struct One final : btTriangleCallback {
@@ -198,14 +143,7 @@ TEST(BoxMeshAgreement, ContactsAreTheCoresPointsOfTheTrianglesTheyName) {
 // ---------------------------------------------------------------------------------------------------
 // Resting on a flat mesh of 10 x 5 quads (100 triangles).
 
-struct RestResult {
-    int points;             // in the pair's manifold at the end
-    btScalar deepest;       // penetration over the last second (positive: deeper)
-    btScalar angularSpeed;  // at the end
-    btScalar drift;         // horizontal, over the last second
-};
-
-RestResult dropFlat(bool ours) {
+test::Rest dropFlat(bool ours) {
     GridMesh data;
     data.addGrid(10, 5, 1, btVector3(0, 0, 0), flat);
     BulletWorld world;
@@ -216,22 +154,12 @@ RestResult dropFlat(bool ours) {
         world.addBody(world.makeShape<btBoxShape>(btVector3(0.5, 0.5, 0.5)), btVector3(5.1, 0.8, 2.3), 1);
     std::optional<Plugin> plugin;
     if (ours) plugin.emplace(world.world(), Pair::BoxMesh);
-    world.step(120);
-    const btVector3 settled = box.getWorldTransform().getOrigin();
-    btScalar deepest = 0;
-    for (int i = 0; i < 60; ++i) {
-        world.step();
-        for (const test::SeenContact& contact : world.contacts(box, mesh))
-            deepest = std::max(deepest, -contact.distance);
-    }
-    const btVector3 end = box.getWorldTransform().getOrigin();
-    return {int(world.contacts(box, mesh).size()), deepest, box.getAngularVelocity().length(),
-            btVector3(end.x() - settled.x(), 0, end.z() - settled.z()).length()};
+    return test::restOn(world, box, mesh);
 }
 
 TEST(BoxMeshResting, ABoxDroppedFlatOnAFlatMeshGetsFourPointsAndRestsNoDeeperThanWithBullets) {
-    const RestResult bullet = dropFlat(false);
-    const RestResult ours = dropFlat(true);
+    const test::Rest bullet = dropFlat(false);
+    const test::Rest ours = dropFlat(true);
     std::printf(
         "[ resting ] points Bullet %d, ours %d; deepest Bullet %.3g m, ours %.3g m; angular speed "
         "Bullet %.3g, ours %.3g rad/s; drift over 1 s Bullet %.3g, ours %.3g m\n",
@@ -262,12 +190,7 @@ TEST(BoxMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheHalfExtent
 // ---------------------------------------------------------------------------------------------------
 // Sliding across the flat mesh, diagonally over its internal edges and vertices.
 
-struct SlideResult {
-    btScalar maxVerticalSpeed;
-    btScalar distanceSlid;
-};
-
-SlideResult slideAcrossFlatMesh(bool ours) {
+test::Glide slideAcrossFlatMesh(bool ours) {
     GridMesh data;
     data.addGrid(10, 5, 1, btVector3(0, 0, 0), flat);
     BulletWorld world;
@@ -282,22 +205,15 @@ SlideResult slideAcrossFlatMesh(bool ours) {
     world.step(30);  // settle on the mesh
     box.activate(true);
     box.setLinearVelocity(btVector3(4, 0, 1.2));
-    const btVector3 start = box.getWorldTransform().getOrigin();
-    btScalar maxVerticalSpeed = 0;
-    while (box.getWorldTransform().getOrigin().x() < 9.2 && box.getWorldTransform().getOrigin().z() < 4.3) {
-        world.step();
-        maxVerticalSpeed = std::max(maxVerticalSpeed, std::abs(box.getLinearVelocity().y()));
-        if ((box.getWorldTransform().getOrigin() - start).length() > 20) break;
-    }
-    return {maxVerticalSpeed, (box.getWorldTransform().getOrigin() - start).length()};
+    return test::glideAcross(world, box, btScalar(9.2), btScalar(4.3));
 }
 
 TEST(BoxMeshSliding, AcrossAFlatMeshTheVerticalSpeedStaysUnder1MillimetrePerSecond) {
-    const SlideResult bullet = slideAcrossFlatMesh(false);
-    const SlideResult ours = slideAcrossFlatMesh(true);
+    const test::Glide bullet = slideAcrossFlatMesh(false);
+    const test::Glide ours = slideAcrossFlatMesh(true);
     std::printf("[ sliding ] max |vertical velocity| over %.2f m: Bullet %.3g m/s, ours %.3g m/s\n",
-                double(ours.distanceSlid), double(bullet.maxVerticalSpeed), double(ours.maxVerticalSpeed));
-    EXPECT_GT(ours.distanceSlid, 7);
+                double(ours.distance), double(bullet.maxVerticalSpeed), double(ours.maxVerticalSpeed));
+    EXPECT_GT(ours.distance, 7);
     EXPECT_LT(ours.maxVerticalSpeed, 1e-3);
     EXPECT_GT(bullet.maxVerticalSpeed, 1e-2);  // Bullet's bumps, which the criterion is about
 }

@@ -25,6 +25,8 @@
 #include "analytic/plugin.hpp"
 #include "support/bullet_world.hpp"
 #include "support/grid_mesh.hpp"
+#include "support/mesh_contacts.hpp"
+#include "support/mesh_dispatch.hpp"
 #include "support/test_support.hpp"
 
 namespace analytic {
@@ -61,89 +63,21 @@ btQuaternion upright(int upAxis) {
 // Dispatch.
 
 TEST(CapsuleMeshDispatch, OursForEveryMeshTypeInBothOrdersAndTablesWhileThePluginLives) {
-    GridMesh data;
-    data.addGrid(4, 4, 1, btVector3(0, 0, 0), flat);
-    BulletWorld world;
-    auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
-    const std::vector<float> heights(25, 0.f);
-    const std::vector<btCollisionObject*> meshes{
-        &world.addBody(bvh, translation(0, 0, 0)),
-        &world.addBody(world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1, 2, 1)),
-                       translation(0, 0, 0)),
-        &world.addBody(world.makeShape<btHeightfieldTerrainShape>(5, 5, heights.data(), btScalar(-1),
-                                                                  btScalar(1), 1, false),
-                       translation(2, 0, 2))};
+    test::MeshDispatchWorld dispatch;
     std::vector<btCollisionObject*> capsules;
     for (int upAxis = 0; upAxis < 3; ++upAxis)
-        capsules.push_back(
-            &world.addBody(makeCapsule(world, upAxis, btScalar(0.3), 1), btVector3(2, 0.4, 2), 1));
-    const auto expectEveryCell = [&](const std::function<bool(btCollisionAlgorithm*)>& isExpected) {
-        for (btCollisionObject* capsule : capsules) {
-            for (btCollisionObject* mesh : meshes) {
-                for (const ebtDispatcherQueryType table :
-                     {BT_CONTACT_POINT_ALGORITHMS, BT_CLOSEST_POINT_ALGORITHMS}) {
-                    SCOPED_TRACE(::testing::Message()
-                                 << "mesh type " << mesh->getCollisionShape()->getShapeType() << ", table "
-                                 << table);
-                    EXPECT_TRUE(
-                        isExpected(test::findAlgorithm(world.dispatcher(), *capsule, *mesh, table).get()));
-                    EXPECT_TRUE(
-                        isExpected(test::findAlgorithm(world.dispatcher(), *mesh, *capsule, table).get()));
-                }
-            }
-        }
-    };
-    const auto isOurs = [](btCollisionAlgorithm* algorithm) {
-        return dynamic_cast<PairAlgorithm<CapsuleMesh>*>(algorithm) != nullptr;
-    };
-    const auto isBullets = [](btCollisionAlgorithm* algorithm) {
-        return dynamic_cast<btConvexConcaveCollisionAlgorithm*>(algorithm) != nullptr;
-    };
-    expectEveryCell(isBullets);
-    {
-        const Plugin plugin(world.world(), Pair::CapsuleMesh);
-        expectEveryCell(isOurs);
-    }
-    expectEveryCell(isBullets);
-    {
-        const Plugin plugin(world.world(), PairSet::all());
-        expectEveryCell(isOurs);
-    }
-    {
-        const Plugin plugin(world.world(), Pair::SphereMesh | Pair::BoxMesh);
-        expectEveryCell(isBullets);
-    }
-}
-
-TEST(CapsuleMeshAlgorithm, FitsTheDispatchersPool) {
-    btDefaultCollisionConfiguration configuration;
-    EXPECT_LE(int(sizeof(PairAlgorithm<CapsuleMesh>)),
-              configuration.getCollisionAlgorithmPool()->getElementSize());
+        capsules.push_back(&dispatch.world.addBody(makeCapsule(dispatch.world, upAxis, btScalar(0.3), 1),
+                                                   btVector3(2, 0.4, 2), 1));
+    dispatch.expectOursWhileThePluginLives<CapsuleMesh>(capsules, Pair::CapsuleMesh,
+                                                        Pair::SphereMesh | Pair::BoxMesh);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Agreement with the geometry core: every contact of contactPairTest is a point of the core's contact
 // with the triangle it names (on the side the core gives: a fresh algorithm has no history), at most 4.
 
-struct SeenOnMesh {
-    btVector3 pointOnMesh, normal;
-    btScalar distance;
-    int triangleIndex;
-};
-
-struct MeshContacts final : btCollisionWorld::ContactResultCallback {
-    explicit MeshContacts(const btCollisionObject& mesh) : mesh(mesh) {}
-    btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* wrapper0, int,
-                             int index0, const btCollisionObjectWrapper*, int, int index1) override {
-        const bool meshIs0 = wrapper0->getCollisionObject() == &mesh;
-        seen.push_back({meshIs0 ? point.getPositionWorldOnA() : point.getPositionWorldOnB(),
-                        meshIs0 ? -point.m_normalWorldOnB : point.m_normalWorldOnB, point.getDistance(),
-                        meshIs0 ? index0 : index1});
-        return 0;
-    }
-    const btCollisionObject& mesh;
-    std::vector<SeenOnMesh> seen;
-};
+using test::MeshContact;
+using test::MeshContactsCallback;
 
 Triangle<btScalar> triangleNamed(const btConcaveShape& mesh, int index) {
     struct One final : btTriangleCallback {
@@ -184,16 +118,16 @@ TEST(CapsuleMeshAgreement, ContactsAreTheCoresPointsOfTheTrianglesTheyName) {
                                       btQuaternion(btVector3(1, 0, 0), tilt) * lyingAlongX(i % 3);
         const btVector3 position(next() * 4 - 2, next() * 0.8 - 0.1, next() * 4 - 2);
         capsule.setWorldTransform(btTransform(rotation, position));
-        MeshContacts callback(mesh);
+        MeshContactsCallback callback(mesh);
         world.world().contactPairTest(&capsule, &mesh, callback);
         SCOPED_TRACE(::testing::Message() << "capsule " << i);
-        EXPECT_LE(callback.seen.size(), 4u);
-        if (callback.seen.empty()) continue;
+        EXPECT_LE(callback.contacts.size(), 4u);
+        if (callback.contacts.empty()) continue;
         ++withContacts;
-        withTwoOrMore += callback.seen.size() >= 2;
+        withTwoOrMore += callback.contacts.size() >= 2;
         const Capsule<btScalar> core = toCapsule(
             static_cast<const btCapsuleShape&>(*capsule.getCollisionShape()), capsule.getWorldTransform());
-        for (const SeenOnMesh& contact : callback.seen) {
+        for (const MeshContact& contact : callback.contacts) {
             EXPECT_TRUE(std::isfinite(contact.distance));
             const auto expected =
                 capsuleTriangleContact(core, triangleNamed(bvh, contact.triangleIndex), btScalar(1));
@@ -241,10 +175,10 @@ TEST(CapsuleMeshAgreement, TheDeepestContactAgreesWithBulletsGjkOnAFlatMesh) {
                 makeCapsule(world, upAxis, btScalar(radius), btScalar(2 * halfHeight)), place, 1);
             std::optional<Plugin> plugin;
             if (ours) plugin.emplace(world.world(), Pair::CapsuleMesh);
-            MeshContacts callback(mesh);
+            MeshContactsCallback callback(mesh);
             world.world().contactPairTest(&capsule, &mesh, callback);
             deepest[ours] = std::numeric_limits<double>::infinity();
-            for (const SeenOnMesh& contact : callback.seen)
+            for (const MeshContact& contact : callback.contacts)
                 deepest[ours] = std::min(deepest[ours], double(contact.distance));
         }
         // The exact distance from the shape's own sizes (as Bullet rounds them).
@@ -277,32 +211,24 @@ TEST(CapsuleMeshAgreement, ACapsuleAlongAValleyTouchesBothSlopes) {
     btCollisionObject& capsule = world.addBody(makeCapsule(world, 2, btScalar(0.3), btScalar(1.6)),
                                                btVector3(2, resting - 0.005f, 2), 1);
     const Plugin plugin(world.world(), Pair::CapsuleMesh);
-    MeshContacts callback(mesh);
+    MeshContactsCallback callback(mesh);
     world.world().contactPairTest(&capsule, &mesh, callback);
     int left = 0, right = 0;
-    for (const SeenOnMesh& contact : callback.seen) {
+    for (const MeshContact& contact : callback.contacts) {
         left += contact.normal.x() > btScalar(0.4);
         right += contact.normal.x() < btScalar(-0.4);
         EXPECT_NEAR(contact.distance, -0.005 / std::sqrt(1.25), 1e-5);
     }
     EXPECT_GE(left, 1);
     EXPECT_GE(right, 1);
-    EXPECT_EQ(left + right, int(callback.seen.size()));
+    EXPECT_EQ(left + right, int(callback.contacts.size()));
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Resting on a flat mesh of 10 x 5 quads.
 
-struct RestResult {
-    int points;             // in the pair's manifold at the end
-    btScalar height;        // of the centre at the end
-    btScalar deepest;       // penetration over the last second
-    btScalar angularSpeed;  // at the end
-    btScalar drift;         // horizontal, over the last second
-};
-
 // A capsule of radius 0.4 and height 1.2 dropped lying (along x) or upright over shared edges and vertices.
-RestResult dropOnFlatMesh(bool ours, int upAxis, bool lying) {
+test::Rest dropOnFlatMesh(bool ours, int upAxis, bool lying) {
     GridMesh data;
     data.addGrid(10, 5, 1, btVector3(0, 0, 0), flat);
     BulletWorld world;
@@ -314,26 +240,15 @@ RestResult dropOnFlatMesh(bool ours, int upAxis, bool lying) {
         btTransform(lying ? lyingAlongX(upAxis) : upright(upAxis), btVector3(5.1, bottom + 0.2, 2.3)), 1);
     std::optional<Plugin> plugin;
     if (ours) plugin.emplace(world.world(), Pair::CapsuleMesh);
-    world.step(120);
-    const btVector3 settled = capsule.getWorldTransform().getOrigin();
-    btScalar deepest = 0;
-    for (int i = 0; i < 60; ++i) {
-        world.step();
-        for (const test::SeenContact& contact : world.contacts(capsule, mesh))
-            deepest = std::max(deepest, -contact.distance);
-    }
-    const btVector3 end = capsule.getWorldTransform().getOrigin();
-    return {int(world.contacts(capsule, mesh).size()), end.y(), deepest,
-            capsule.getAngularVelocity().length(),
-            btVector3(end.x() - settled.x(), 0, end.z() - settled.z()).length()};
+    return test::restOn(world, capsule, mesh);
 }
 
 TEST(CapsuleMeshResting, LyingAndUprightOfEveryAxisRestAtTheirHeightNoDeeperThanWithBullets) {
     for (int upAxis = 0; upAxis < 3; ++upAxis) {
         for (const bool lying : {true, false}) {
             SCOPED_TRACE(::testing::Message() << "up axis " << upAxis << (lying ? " lying" : " upright"));
-            const RestResult bullet = dropOnFlatMesh(false, upAxis, lying);
-            const RestResult ours = dropOnFlatMesh(true, upAxis, lying);
+            const test::Rest bullet = dropOnFlatMesh(false, upAxis, lying);
+            const test::Rest ours = dropOnFlatMesh(true, upAxis, lying);
             std::printf(
                 "[ resting ] axis %d %s: points Bullet %d, ours %d; height Bullet %.4f, ours %.4f; deepest "
                 "Bullet %.3g, ours %.3g; angular speed ours %.3g; drift ours %.3g\n",
@@ -393,12 +308,7 @@ TEST(CapsuleMeshResting, OnAHeightfieldAndOnAScaledMeshAtTheSurfacePlusTheRadius
 // ---------------------------------------------------------------------------------------------------
 // Rolling across the flat mesh, over its internal edges and vertices.
 
-struct RollResult {
-    btScalar maxVerticalSpeed;
-    btScalar distanceRolled;
-};
-
-RollResult rollAcrossFlatMesh(bool ours) {
+test::Glide rollAcrossFlatMesh(bool ours) {
     GridMesh data;
     data.addGrid(12, 6, 1, btVector3(0, 0, 0), flat);
     BulletWorld world;
@@ -413,23 +323,15 @@ RollResult rollAcrossFlatMesh(bool ours) {
     capsule.activate(true);
     capsule.setLinearVelocity(btVector3(4, 0, 0.3));
     capsule.setAngularVelocity(btVector3(0, 0, -4 / btScalar(0.4)));
-    const btVector3 start = capsule.getWorldTransform().getOrigin();
-    btScalar maxVerticalSpeed = 0;
-    while (capsule.getWorldTransform().getOrigin().x() < 11 &&
-           capsule.getWorldTransform().getOrigin().z() < 4.5) {
-        world.step();
-        maxVerticalSpeed = std::max(maxVerticalSpeed, std::abs(capsule.getLinearVelocity().y()));
-        if ((capsule.getWorldTransform().getOrigin() - start).length() > 20) break;
-    }
-    return {maxVerticalSpeed, (capsule.getWorldTransform().getOrigin() - start).length()};
+    return test::glideAcross(world, capsule, 11, btScalar(4.5));
 }
 
 TEST(CapsuleMeshRolling, AcrossAFlatMeshTheVerticalSpeedStaysUnder1MillimetrePerSecond) {
-    const RollResult bullet = rollAcrossFlatMesh(false);
-    const RollResult ours = rollAcrossFlatMesh(true);
+    const test::Glide bullet = rollAcrossFlatMesh(false);
+    const test::Glide ours = rollAcrossFlatMesh(true);
     std::printf("[ rolling ] max |vertical velocity| over %.2f m: Bullet %.3g m/s, ours %.3g m/s\n",
-                double(ours.distanceRolled), double(bullet.maxVerticalSpeed), double(ours.maxVerticalSpeed));
-    EXPECT_GT(ours.distanceRolled, 8);
+                double(ours.distance), double(bullet.maxVerticalSpeed), double(ours.maxVerticalSpeed));
+    EXPECT_GT(ours.distance, 8);
     EXPECT_LT(ours.maxVerticalSpeed, 1e-3);
 }
 
@@ -496,14 +398,14 @@ TEST(CapsuleMeshSides, OneSidedMeshesPassACapsuleWhollyBehind) {
     btCollisionObject& capsule =
         world.addBody(makeCapsule(world, 0, btScalar(0.3), 1), btVector3(0.1, btScalar(-0.32), 0.2), 1);
     const Plugin plugin(world.world(), Pair::CapsuleMesh);
-    MeshContacts behind(mesh);
+    MeshContactsCallback behind(mesh);
     world.world().contactPairTest(&capsule, &mesh, behind);
-    EXPECT_TRUE(behind.seen.empty());
+    EXPECT_TRUE(behind.contacts.empty());
     capsule.setWorldTransform(translation(0.1, btScalar(-0.2), 0.2));
-    MeshContacts partly(mesh);
+    MeshContactsCallback partly(mesh);
     world.world().contactPairTest(&capsule, &mesh, partly);
-    ASSERT_FALSE(partly.seen.empty());
-    for (const SeenOnMesh& contact : partly.seen) {
+    ASSERT_FALSE(partly.contacts.empty());
+    for (const MeshContact& contact : partly.contacts) {
         EXPECT_NEAR(contact.normal.y(), 1, 1e-6);
         EXPECT_NEAR(contact.distance, -0.5, 1e-5);
     }
@@ -599,30 +501,30 @@ TEST(CapsuleMeshHostile, NonFiniteTransformsDegenerateCapsulesAndTinyScalings) {
                                  << radius << ", height " << height << ", origin " << origin.x() << " "
                                  << origin.y());
                     capsule.setWorldTransform(btTransform(btQuaternion::getIdentity(), origin));
-                    MeshContacts callback(mesh);
+                    MeshContactsCallback callback(mesh);
                     world.world().contactPairTest(&capsule, &mesh, callback);
-                    for (const SeenOnMesh& contact : callback.seen) {
+                    for (const MeshContact& contact : callback.contacts) {
                         EXPECT_TRUE(std::isfinite(contact.distance));
                         EXPECT_TRUE(std::isfinite(contact.normal.length()));
                         EXPECT_TRUE(std::isfinite(contact.pointOnMesh.length()));
                     }
                     // Far above the mesh, or a NaN or infinite place: nothing touches.
                     if (origin.y() == 3 || !std::isfinite(origin.x() + origin.y() + origin.z())) {
-                        EXPECT_TRUE(callback.seen.empty());
+                        EXPECT_TRUE(callback.contacts.empty());
                     }
                     // A valid capsule over the unscaled mesh, 0.25 above it: only touching within its radius.
                     if (meshScaling == btVector3(1, 1, 1) && origin.y() == btScalar(0.25) && radius >= 0 &&
                         height > 0) {
                         const btScalar lowest = btScalar(0.25) - radius - height / 2;
-                        EXPECT_EQ(!callback.seen.empty(), lowest <= 0);
+                        EXPECT_EQ(!callback.contacts.empty(), lowest <= 0);
                     }
                 }
                 // A NaN rotation.
                 capsule.setWorldTransform(
                     btTransform(btMatrix3x3(nan, 0, 0, 0, 1, 0, 0, 0, 1), btVector3(0.2, 0.3, 0.1)));
-                MeshContacts callback(mesh);
+                MeshContactsCallback callback(mesh);
                 world.world().contactPairTest(&capsule, &mesh, callback);
-                EXPECT_TRUE(callback.seen.empty());
+                EXPECT_TRUE(callback.contacts.empty());
             }
         }
     }

@@ -28,6 +28,8 @@
 #include "analytic/plugin.hpp"
 #include "support/bullet_world.hpp"
 #include "support/grid_mesh.hpp"
+#include "support/mesh_contacts.hpp"
+#include "support/mesh_dispatch.hpp"
 #include "support/test_support.hpp"
 
 namespace analytic {
@@ -60,72 +62,10 @@ std::vector<MeshTriangle> allTriangles(const btConcaveShape& shape) {
     return collect.found;
 }
 
-// A contact seen from the mesh: the point on the mesh, the normal toward the sphere, the signed
-// distance, the triangle's identifiers and the shape callbacks see on the mesh's side.
-struct MeshContact {
-    btVector3 pointOnMesh;
-    btVector3 normal;
-    btScalar distance;
-    int partId;
-    int triangleIndex;
-    const btCollisionShape* meshSideShape;
-};
-
-MeshContact seenFromMesh(const btManifoldPoint& point, bool meshIsBody0, const btCollisionShape* shape) {
-    if (meshIsBody0)
-        return {point.getPositionWorldOnA(),
-                -point.m_normalWorldOnB,
-                point.getDistance(),
-                point.m_partId0,
-                point.m_index0,
-                shape};
-    return {point.getPositionWorldOnB(),
-            point.m_normalWorldOnB,
-            point.getDistance(),
-            point.m_partId1,
-            point.m_index1,
-            shape};
-}
-
-struct MeshContactsCallback final : btCollisionWorld::ContactResultCallback {
-    explicit MeshContactsCallback(const btCollisionObject& mesh) : mesh(mesh) {}
-    btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* wrapper0, int, int,
-                             const btCollisionObjectWrapper* wrapper1, int, int) override {
-        const bool meshIsBody0 = wrapper0->getCollisionObject() == &mesh;
-        contacts.push_back(
-            seenFromMesh(point, meshIsBody0, (meshIsBody0 ? wrapper0 : wrapper1)->getCollisionShape()));
-        return 0;
-    }
-    const btCollisionObject& mesh;
-    std::vector<MeshContact> contacts;
-};
-
-// contactPairTest (a fresh algorithm from the closest-points table, every contact reported), with the
-// sphere or the mesh first.
-std::vector<MeshContact> pairContacts(btCollisionWorld& world, btCollisionObject& sphere,
-                                      btCollisionObject& mesh, bool sphereFirst = true) {
-    MeshContactsCallback callback(mesh);
-    if (sphereFirst)
-        world.contactPairTest(&sphere, &mesh, callback);
-    else
-        world.contactPairTest(&mesh, &sphere, callback);
-    return callback.contacts;
-}
-
-// The contact points the world kept for the pair after its last step, seen from the mesh.
-std::vector<MeshContact> worldContacts(btCollisionDispatcher& dispatcher, const btCollisionObject& sphere,
-                                       const btCollisionObject& mesh) {
-    std::vector<MeshContact> found;
-    for (int i = 0; i < dispatcher.getNumManifolds(); ++i) {
-        const btPersistentManifold& manifold = *dispatcher.getManifoldByIndexInternal(i);
-        const bool meshIsBody0 = manifold.getBody0() == &mesh;
-        if (manifold.getBody0() != &sphere && manifold.getBody1() != &sphere) continue;
-        if (!meshIsBody0 && manifold.getBody1() != &mesh) continue;
-        for (int j = 0; j < manifold.getNumContacts(); ++j)
-            found.push_back(seenFromMesh(manifold.getContactPoint(j), meshIsBody0, nullptr));
-    }
-    return found;
-}
+using test::MeshContact;
+using test::MeshContactsCallback;
+using test::pairContacts;
+using test::worldContacts;
 
 btScalar breakingThreshold(const btCollisionObject& a, const btCollisionObject& b) {
     return std::min(a.getCollisionShape()->getContactBreakingThreshold(gContactBreakingThreshold),
@@ -135,59 +75,12 @@ btScalar breakingThreshold(const btCollisionObject& a, const btCollisionObject& 
 // ---------------------------------------------------------------------------------------------------
 // Dispatch.
 
-class SphereMeshDispatch : public ::testing::Test {
-protected:
-    SphereMeshDispatch() {
-        data.addFlatGrid(4, 4, 1, btVector3(0, 0, 0));
-        auto& bvh = world.makeShape<btBvhTriangleMeshShape>(&data.array(), true);
-        sphere = &world.addBody(world.makeShape<btSphereShape>(btScalar(0.5)), btVector3(2, 0.4, 2), 1);
-        meshes.push_back(&world.addBody(bvh, translation(0, 0, 0)));
-        meshes.push_back(&world.addBody(
-            world.makeShape<btScaledBvhTriangleMeshShape>(&bvh, btVector3(1, 2, 1)), translation(0, 0, 0)));
-        heights.assign(25, 0.f);
-        meshes.push_back(&world.addBody(world.makeShape<btHeightfieldTerrainShape>(
-                                            5, 5, heights.data(), btScalar(-1), btScalar(1), 1, false),
-                                        translation(2, 0, 2)));
-    }
-
-    // Whether the dispatcher gives isExpected's algorithm for the sphere and every mesh, in both orders
-    // and both tables.
-    void expectEveryCell(const std::function<bool(btCollisionAlgorithm*)>& isExpected) {
-        for (btCollisionObject* mesh : meshes) {
-            for (const ebtDispatcherQueryType table :
-                 {BT_CONTACT_POINT_ALGORITHMS, BT_CLOSEST_POINT_ALGORITHMS}) {
-                SCOPED_TRACE(::testing::Message() << "mesh type " << mesh->getCollisionShape()->getShapeType()
-                                                  << ", table " << table);
-                EXPECT_TRUE(isExpected(test::findAlgorithm(world.dispatcher(), *sphere, *mesh, table).get()));
-                EXPECT_TRUE(isExpected(test::findAlgorithm(world.dispatcher(), *mesh, *sphere, table).get()));
-            }
-        }
-    }
-
-    GridMesh data;
-    std::vector<float> heights;
-    BulletWorld world;
-    btCollisionObject* sphere = nullptr;
-    std::vector<btCollisionObject*> meshes;
-};
-
-TEST_F(SphereMeshDispatch, OursForEveryMeshTypeWhileThePluginLivesAndBulletsAfter) {
-    const auto isOurs = [](btCollisionAlgorithm* algorithm) {
-        return dynamic_cast<PairAlgorithm<SphereMesh>*>(algorithm) != nullptr;
-    };
-    const auto isBullets = [](btCollisionAlgorithm* algorithm) {
-        return dynamic_cast<btConvexConcaveCollisionAlgorithm*>(algorithm) != nullptr;
-    };
-    expectEveryCell(isBullets);
-    {
-        const Plugin plugin(world.world(), Pair::SphereMesh);
-        expectEveryCell(isOurs);
-    }
-    expectEveryCell(isBullets);
-    {
-        const Plugin plugin(world.world(), PairSet::all());
-        expectEveryCell(isOurs);
-    }
+TEST(SphereMeshDispatch, OursForEveryMeshTypeWhileThePluginLivesAndBulletsAfter) {
+    test::MeshDispatchWorld dispatch;
+    btCollisionObject& sphere = dispatch.world.addBody(dispatch.world.makeShape<btSphereShape>(btScalar(0.5)),
+                                                       btVector3(2, 0.4, 2), 1);
+    dispatch.expectOursWhileThePluginLives<SphereMesh>({&sphere}, Pair::SphereMesh,
+                                                       Pair::BoxMesh | Pair::CapsuleMesh);
 }
 
 TEST(SphereMeshAlgorithm, FitsTheDispatchersPool) {
@@ -437,12 +330,7 @@ TEST(SphereMeshInternalEdges, ABigSphereOnAFineMeshKeepsTheFaceUnderItsCentre) {
 // ---------------------------------------------------------------------------------------------------
 // Rolling across a flat mesh of 10 x 5 quads (100 triangles), diagonally over edges and vertices.
 
-struct RollResult {
-    btScalar maxVerticalSpeed;
-    btScalar distanceRolled;
-};
-
-RollResult rollAcrossFlatMesh(bool ours) {
+test::Glide rollAcrossFlatMesh(bool ours) {
     GridMesh data;
     data.addFlatGrid(10, 5, 1, btVector3(0, 0, 0));
     BulletWorld world;
@@ -456,21 +344,15 @@ RollResult rollAcrossFlatMesh(bool ours) {
     ball.activate(true);
     ball.setLinearVelocity(velocity);
     ball.setAngularVelocity(btVector3(0, 1, 0).cross(velocity) / radius);  // rolling without slipping
-    const btVector3 start = ball.getWorldTransform().getOrigin();
-    btScalar maxVerticalSpeed = 0;
-    while (ball.getWorldTransform().getOrigin().x() < 9.2 && ball.getWorldTransform().getOrigin().z() < 4.3) {
-        world.step();
-        maxVerticalSpeed = std::max(maxVerticalSpeed, std::abs(ball.getLinearVelocity().y()));
-    }
-    return {maxVerticalSpeed, (ball.getWorldTransform().getOrigin() - start).length()};
+    return test::glideAcross(world, ball, btScalar(9.2), btScalar(4.3));
 }
 
 TEST(SphereMeshRolling, AcrossAFlatMeshOf100TrianglesTheVerticalSpeedStaysUnder1MillimetrePerSecond) {
-    const RollResult bullet = rollAcrossFlatMesh(false);
-    const RollResult ours = rollAcrossFlatMesh(true);
+    const test::Glide bullet = rollAcrossFlatMesh(false);
+    const test::Glide ours = rollAcrossFlatMesh(true);
     std::printf("[ rolling ] max |vertical velocity| over %.2f m: Bullet %.3g m/s, ours %.3g m/s\n",
-                double(ours.distanceRolled), double(bullet.maxVerticalSpeed), double(ours.maxVerticalSpeed));
-    EXPECT_GT(ours.distanceRolled, 8);
+                double(ours.distance), double(bullet.maxVerticalSpeed), double(ours.maxVerticalSpeed));
+    EXPECT_GT(ours.distance, 8);
     EXPECT_LT(ours.maxVerticalSpeed, 1e-3);
     EXPECT_GT(bullet.maxVerticalSpeed, 1e-3);  // Bullet's bounce, which the criterion is about
 }

@@ -5,6 +5,8 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -189,5 +191,49 @@ private:
     std::vector<std::unique_ptr<btCollisionShape>> shapes_;
     std::vector<std::unique_ptr<btCollisionObject>> objects_;
 };
+
+// How a body moving across a flat mesh went: the largest |vertical velocity| at any step, and how far
+// it moved.
+struct Glide {
+    btScalar maxVerticalSpeed;
+    btScalar distance;
+};
+
+// Steps the world while the body's centre stays below xEnd and zEnd (and within 20 m of where it
+// started; y is up).
+inline Glide glideAcross(BulletWorld& world, btRigidBody& body, btScalar xEnd, btScalar zEnd) {
+    const btVector3 start = body.getWorldTransform().getOrigin();
+    btScalar maxVerticalSpeed = 0;
+    while (body.getWorldTransform().getOrigin().x() < xEnd &&
+           body.getWorldTransform().getOrigin().z() < zEnd &&
+           (body.getWorldTransform().getOrigin() - start).length() <= 20) {
+        world.step();
+        maxVerticalSpeed = std::max(maxVerticalSpeed, std::abs(body.getLinearVelocity().y()));
+    }
+    return {maxVerticalSpeed, (body.getWorldTransform().getOrigin() - start).length()};
+}
+
+// How a body rests on another (y up): settled for 2 s, then watched for 1 s.
+struct Rest {
+    int points;             // in the pair's manifold at the end
+    btScalar height;        // of the body's centre at the end
+    btScalar deepest;       // penetration over the last second (positive: deeper)
+    btScalar angularSpeed;  // at the end
+    btScalar drift;         // horizontal, over the last second
+};
+
+inline Rest restOn(BulletWorld& world, btRigidBody& body, const btCollisionObject& ground) {
+    world.step(120);
+    const btVector3 settled = body.getWorldTransform().getOrigin();
+    btScalar deepest = 0;
+    for (int i = 0; i < 60; ++i) {
+        world.step();
+        for (const SeenContact& contact : world.contacts(body, ground))
+            deepest = std::max(deepest, -contact.distance);
+    }
+    const btVector3 end = body.getWorldTransform().getOrigin();
+    return {int(world.contacts(body, ground).size()), end.y(), deepest, body.getAngularVelocity().length(),
+            btVector3(end.x() - settled.x(), 0, end.z() - settled.z()).length()};
+}
 
 }  // namespace analytic::test

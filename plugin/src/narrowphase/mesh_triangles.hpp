@@ -12,9 +12,11 @@
 #include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <numeric>
 #include <optional>
 #include <span>
 
@@ -263,6 +265,100 @@ private:
     int count_ = 0;
     const Vec3<Scalar>* previousCentre_;
 };
+
+// A round body's (sphere's, capsule's) contact with one triangle of a mesh, before the internal-edge
+// filter (takeExternalContacts).
+struct TriangleCandidate {
+    Triangle<Scalar> triangle;  // in the mesh's frame, vertices in Bullet's order
+    Vec3<Scalar> pointOnMesh;
+    Vec3<Scalar> normal;  // unit, from the mesh toward the body
+    Scalar distance;      // signed: negative when they overlap
+    TriangleFeature feature;
+    int partId;
+    int triangleIndex;
+
+    static Scalar distanceOf(const TriangleCandidate& candidate) { return candidate.distance; }
+};
+
+// The candidate contacts of one step against a mesh, gathered before they are filtered: at most
+// Capacity, on the stack; when more are offered, the deepest (least distanceOf) are kept.
+template <class Candidate, int Capacity, auto distanceOf> class DeepestCandidates {
+public:
+    void offer(const Candidate& candidate) {
+        if (count_ < Capacity) {
+            candidates_[std::size_t(count_++)] = candidate;
+            return;
+        }
+        Candidate& shallowest = *std::max_element(
+            candidates_.begin(), candidates_.end(),
+            [](const Candidate& x, const Candidate& y) { return distanceOf(x) < distanceOf(y); });
+        if (distanceOf(candidate) < distanceOf(shallowest)) shallowest = candidate;
+    }
+
+    std::span<Candidate> kept() { return {candidates_.data(), std::size_t(count_)}; }
+    std::span<const Candidate> kept() const { return {candidates_.data(), std::size_t(count_)}; }
+
+private:
+    std::array<Candidate, Capacity> candidates_;
+    int count_ = 0;
+};
+
+// Bullet's internal-edge problem, for round bodies (spheres, capsules): a body resting on a face that
+// also touches the edge or vertex it shares with a neighbour would be pushed by that edge's normal. The
+// candidates (each with its triangle, feature, pointOnMesh, normal from the mesh toward the body and
+// signed distance) are taken deepest first, of equal depth a face before an edge before a vertex; a
+// candidate at an edge or vertex of a triangle taken before it (both ends of the edge) is internal and
+// left out, and so is one whose point on the body (pointOnMesh + distance * normal) lies within
+// sameContact of one taken (the manifold would take it for that one, as when two faces meet under the
+// body). Calls take(candidate) for the others, in that order, until it returns false. At most Capacity
+// candidates.
+template <int Capacity, class Candidate, class Take>
+void takeExternalContacts(std::span<const Candidate> candidates, Scalar sameContact, Take take) {
+    const auto dimension = [](TriangleFeature feature) {
+        return feature == TriangleFeature::Face ? 2 : feature <= TriangleFeature::Edge2 ? 1 : 0;
+    };
+    std::array<int, Capacity> order;
+    const auto orderEnd = order.begin() + std::ptrdiff_t(candidates.size());
+    std::iota(order.begin(), orderEnd, 0);
+    std::sort(order.begin(), orderEnd, [&](int i, int j) {
+        const Candidate &x = candidates[std::size_t(i)], &y = candidates[std::size_t(j)];
+        if (x.distance != y.distance) return x.distance < y.distance;
+        return dimension(x.feature) > dimension(y.feature);
+    });
+    std::array<Vec3<Scalar>, 3 * Capacity> voided;
+    int voidedCount = 0;
+    const auto isVoided = [&](const Vec3<Scalar>& vertex) {
+        return std::find(voided.begin(), voided.begin() + voidedCount, vertex) !=
+               voided.begin() + voidedCount;
+    };
+    std::array<Vec3<Scalar>, Capacity> takenOnBody;
+    int takenCount = 0;
+    const auto isTaken = [&](const Vec3<Scalar>& onBody) {
+        return std::any_of(takenOnBody.begin(), takenOnBody.begin() + takenCount,
+                           [&](const Vec3<Scalar>& other) {
+                               const Vec3<Scalar> apart = onBody - other;
+                               return glm::dot(apart, apart) < sameContact * sameContact;
+                           });
+    };
+    for (auto next = order.begin(); next != orderEnd; ++next) {
+        const Candidate& candidate = candidates[std::size_t(*next)];
+        const Vec3<Scalar> vertices[3] = {candidate.triangle.a, candidate.triangle.b, candidate.triangle.c};
+        bool internal = false;
+        if (candidate.feature >= TriangleFeature::Vertex0) {
+            internal = isVoided(vertices[int(candidate.feature) - int(TriangleFeature::Vertex0)]);
+        } else if (candidate.feature != TriangleFeature::Face) {
+            const int edge = int(candidate.feature) - int(TriangleFeature::Edge0);
+            internal = isVoided(vertices[edge]) && isVoided(vertices[(edge + 1) % 3]);
+        }
+        const Vec3<Scalar> onBody = candidate.pointOnMesh + candidate.distance * candidate.normal;
+        if (!internal && !isTaken(onBody)) {
+            takenOnBody[std::size_t(takenCount++)] = onBody;
+            if (!take(candidate)) return;
+        }
+        for (const Vec3<Scalar>& vertex : vertices)
+            if (!isVoided(vertex)) voided[std::size_t(voidedCount++)] = vertex;
+    }
+}
 
 // Reports contacts with single triangles of a mesh as Bullet's per-triangle dispatch does: each with
 // its part id and triangle index, and contact-added callbacks see the triangle as a btTriangleShape
