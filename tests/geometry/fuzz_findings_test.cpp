@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "analytic/geometry/box_triangle.hpp"
+#include "analytic/geometry/capsule_contact.hpp"
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_box.hpp"
@@ -370,6 +371,34 @@ TEST(FuzzFindings, EllipsoidCrossingWhosePointOverflowsIsNoHit) {
                         std::isfinite(end.point.z));
         }
     }
+}
+
+// The plane x = -3.4e38 and a segment from 0 to x = -6e35 (float): the end's distance to the plane is
+// finite (-3.4e38), but the magnitudes it is compared with summed to infinity, and the end passed for a
+// point on the plane. Likewise a point whose |n|.|p| overflows while n.p does not.
+TEST(FuzzFindings, ToleranceOfAPointFarFromAHugePlaneIsFinite) {
+    const Plane<float> plane{{-1, 0, 0}, 3.40282347e38f};
+    const auto crossing = intersectRayPlane(
+        RayPath<float>{{0, 0, -3.2351684e-29f}, {-6.07818616e35f, -3.75f, -4.625f}, 1}, plane);
+    ASSERT_TRUE(crossing);
+    EXPECT_NE(crossing->outcome, RayPlaneOutcome::Hit);
+    const float half = 0.707106781f;
+    const auto far = classifyPointPlane(Vec3<float>{3e38f, -3e38f, 0}, Plane<float>{{half, half, 0}, 1e36f});
+    ASSERT_TRUE(far);
+    EXPECT_NE(far->side, PlaneSide::On);
+}
+
+// A triangle 1e-79 across in double and a segment from (-0.375, -999, 0.0008) to the origin: the
+// triangle's fourth powers were subnormal, its plane all rounding, and the closest point "on" it came out
+// far from it. Such a triangle's closest points now come from its edges.
+TEST(FuzzFindings, TriangleWhoseFourthPowersAreSubnormalIsTakenByItsEdges) {
+    const Triangle<double> tiny{
+        {-9.99969482421875e-80, 0, 0}, {7.893371582031249e-80, 0, 9.140625e-80}, {0, 0, 0}};
+    const auto pair =
+        closestPointsSegmentTriangle(Vec3<double>{-0.375, -999.3896484375, 0.000796051025390625},
+                                     Vec3<double>{-9.9957275390625e-309, -2.375, -8.4228515625e-309}, tiny);
+    ASSERT_TRUE(pair);
+    EXPECT_LT(glm::length(pair->pointOnTriangle), 1e-78);
 }
 
 }  // namespace

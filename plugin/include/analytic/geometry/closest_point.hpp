@@ -149,7 +149,11 @@ template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(
                               vertexOf(triangle, nextVertex(vertex)) - at);
     frame.normalSquared = glm::dot(frame.normal, frame.normal);
     const T sineBound = degenerateTriangleSine<T>;
-    frame.degenerate = !(frame.normalSquared > sineBound * sineBound * std::max({pairAtA, pairAtB, pairAtC}));
+    const T areaBound = sineBound * sineBound * std::max({pairAtA, pairAtB, pairAtC});
+    // A bound below the normal numbers (edges under 1e-70 in double, 3e-7 in float) decides nothing: the
+    // fourth powers have lost their digits, and so has a plane through such a triangle. Its edges,
+    // whose squares are still exact enough, give its closest points.
+    frame.degenerate = !(frame.normalSquared > areaBound) || !(areaBound >= std::numeric_limits<T>::min());
     return frame;
 }
 

@@ -44,7 +44,7 @@ template <class T> struct PointPlaneClassification {
 };
 
 // Parallel: over the whole ray the distance changes by no more than the tolerance of the numbers it is
-// computed from: |n . d| <= relativeTolerance * (sum_i |n_i d_i| + distanceScale(origin) / maxT), which
+// computed from: |n . d| <= relativeTolerance * (sum_i |n_i d_i| + (|n|.|origin| + |offset|) / maxT), which
 // for an unbounded ray is the direction alone, and holds for any ray of length 0; the origin is off the
 // plane. InPlane: parallel, with the origin on the plane. Neither gives a point.
 enum class RayPlaneOutcome { Hit, Miss, Parallel, InPlane };
@@ -149,9 +149,14 @@ template <class T> inline T signedDistance(const Vec3<T>& point, const Plane<T>&
     return glm::dot(plane.normal, point) - plane.offset;
 }
 
-// The magnitudes that signedDistance adds up: its rounding error is a few units of this.
-template <class T> inline T distanceScale(const Vec3<T>& point, const Plane<T>& plane) {
-    return glm::dot(absolute(plane.normal), absolute(point)) + std::abs(plane.offset);
+// relativeTolerance times the magnitudes that signedDistance adds up (|n|.|p| + |offset|; its rounding
+// error is a few units of their sum). Each is multiplied before they are added: their sum overflows for
+// a point and a plane near the largest value, and an infinite allowance would put every point on the
+// plane.
+template <class T>
+inline T distanceTolerance(const Vec3<T>& point, const Plane<T>& plane, T relativeTolerance) {
+    return glm::dot(absolute(plane.normal), relativeTolerance * absolute(point)) +
+           relativeTolerance * std::abs(plane.offset);
 }
 
 // Without branches: the side of a random point is unpredictable.
@@ -159,11 +164,11 @@ template <class T> inline PlaneSide sideOf(T distance, T tolerance) {
     return PlaneSide(int(distance > tolerance) - int(distance < -tolerance));
 }
 
-// size bounds the rounding error of projectedRadius, in the units distanceScale uses.
+// size bounds the rounding error of projectedRadius, in the units distanceTolerance uses.
 template <class T> inline PlaneSpan<T> makeSpan(const Vec3<T>& center, T projectedRadius, T size,
                                                 const Plane<T>& plane, T relativeTolerance) {
     return {signedDistance(center, plane), projectedRadius,
-            relativeTolerance * (distanceScale(center, plane) + size)};
+            distanceTolerance(center, plane, relativeTolerance) + relativeTolerance * size};
 }
 
 template <class T> inline bool isFinite(const PlaneSpan<T>& span) {
@@ -206,7 +211,7 @@ template <class T> inline std::optional<PointPlaneClassification<T>> classifyPoi
     const T distance = signedDistance(point, plane);
     if (!detail::allFinite(distance)) return std::nullopt;
     return PointPlaneClassification<T>{distance,
-                                       sideOf(distance, relativeTolerance * distanceScale(point, plane))};
+                                       sideOf(distance, distanceTolerance(point, plane, relativeTolerance))};
 }
 
 // T5. Where the ray (a segment when maxT = 1) meets the plane. An origin on the plane is a hit at t = 0
@@ -222,17 +227,17 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
     if (!isValidRay(ray) || !isValidPlane(plane) || !isValidSize(relativeTolerance)) return result;
     RayPlaneIntersection<T>& intersection = result.emplace();
     const T originDistance = signedDistance(ray.origin, plane);
-    const T originScale = distanceScale(ray.origin, plane);
+    const T originTolerance = distanceTolerance(ray.origin, plane, relativeTolerance);
     // A distance that overflows (a point and a plane 1e308 apart) is not within any tolerance of it,
     // though the scale overflows with it: inf <= inf would pass.
     const bool originOnPlane =
-        detail::allFinite(originDistance) && std::abs(originDistance) <= relativeTolerance * originScale;
+        detail::allFinite(originDistance) && std::abs(originDistance) <= originTolerance;
     const T approach = glm::dot(plane.normal, ray.direction);  // change of the distance per unit of t
-    // Parallel when |approach| <= tol * (sum_i |n_i d_i| + originScale / maxT), tested without the division
-    // (the product overflows to inf, rightly not parallel, when maxT is huge).
+    // Parallel when |approach| <= tol * sum_i |n_i d_i| + originTolerance / maxT, tested without the
+    // division (the product overflows to inf, rightly not parallel, when maxT is huge).
     const T excess =
-        std::abs(approach) - relativeTolerance * glm::dot(absolute(plane.normal), absolute(ray.direction));
-    if (excess <= T(0) || excess * ray.maxT <= relativeTolerance * originScale) {
+        std::abs(approach) - glm::dot(absolute(plane.normal), relativeTolerance * absolute(ray.direction));
+    if (excess <= T(0) || excess * ray.maxT <= originTolerance) {
         intersection.outcome = originOnPlane ? RayPlaneOutcome::InPlane : RayPlaneOutcome::Parallel;
         return result;
     }
@@ -254,7 +259,7 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
         const Vec3<T> end = ray.at(ray.maxT);
         const T endDistance = signedDistance(end, plane);
         if (detail::allFinite(endDistance) &&
-            std::abs(endDistance) <= relativeTolerance * distanceScale(end, plane))
+            std::abs(endDistance) <= distanceTolerance(end, plane, relativeTolerance))
             hitAt(ray.maxT);
     }
     return result;
@@ -338,7 +343,7 @@ template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectT
     bool anyFront = false, anyBack = false;
     for (int i = 0; i < 3; ++i) {
         distances[i] = signedDistance(*vertices[i], plane);
-        sides[i] = sideOf(distances[i], relativeTolerance * distanceScale(*vertices[i], plane));
+        sides[i] = sideOf(distances[i], distanceTolerance(*vertices[i], plane, relativeTolerance));
         onPlaneCount += sides[i] == PlaneSide::On;
         anyFront |= sides[i] == PlaneSide::Front;
         anyBack |= sides[i] == PlaneSide::Back;
