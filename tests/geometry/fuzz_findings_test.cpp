@@ -401,5 +401,16 @@ TEST(FuzzFindings, TriangleWhoseFourthPowersAreSubnormalIsTakenByItsEdges) {
     EXPECT_LT(glm::length(pair->pointOnTriangle), 1e-78);
 }
 
+// A point sphere at the origin and a capsule of radius 3.5e-21 whose axis ends 3.5e-21 from it (float):
+// touch was decided on squares (subnormal, equal), and the depth, from the rounded length, was negative.
+TEST(FuzzFindings, SphereTouchingACapsuleHasNoNegativeDepth) {
+    const float r = 3.48999011e-21f;
+    const auto contact = sphereCapsuleContact(
+        Sphere<float>{{0, 0, 0}, 0}, Capsule<float>{{0, 0, r}, {3.48999023f, 3.48999023f, 3.48999023f}, r});
+    if (contact) {
+        EXPECT_GE(contact->depth, 0.0f);
+    }
+}
+
 }  // namespace
 }  // namespace analytic

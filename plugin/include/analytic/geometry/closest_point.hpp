@@ -296,7 +296,9 @@ template <class T> struct Separation {
 template <class T> inline std::optional<Separation<T>> separationWithin(const Vec3<T>& offset, T reach) {
     const T distanceSquared = glm::dot(offset, offset);
     if (!(distanceSquared <= reach * reach)) return std::nullopt;
-    return Separation<T>{unitVector(offset), reach - std::sqrt(distanceSquared)};
+    // Touching was decided on squares: a length rounded above the reach must not make it a gap (squares
+    // of a reach 1e-21 in float are subnormal, a few bits).
+    return Separation<T>{unitVector(offset), std::max(reach - std::sqrt(distanceSquared), T(0))};
 }
 
 // A unit vector perpendicular to axis (not zero): the cross product with the world axis the
