@@ -223,7 +223,8 @@ inline bool isValidSegmentTriangle(const Vec3<T>& p0, const Vec3<T>& p1, const T
 // Exact closest points of the segment from p0 to p1 and the solid triangle. A segment crossing the
 // triangle gives the crossing (distance 0, feature Face); one parallel to it over the face gives one
 // of the nearest pairs, the face's at a tie with an edge (within a few roundings). A degenerate
-// triangle (collinear or coincident vertices) gives the nearest point of its edges; a zero-length
+// triangle (see degenerateTriangleSine: no area, a needle, or too small) gives the nearest point of its
+// edges; a zero-length
 // segment the nearest point to p0. Non-finite input, or input whose squares overflow: std::nullopt.
 template <class T>
 inline std::optional<SegmentTrianglePair<T>> closestPointsSegmentTriangle(const Vec3<T>& p0,

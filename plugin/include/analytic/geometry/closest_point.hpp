@@ -116,7 +116,8 @@ template <class T> inline Vec3<T> pointOnSegment(const Vec3<T>& a, const Vec3<T>
 // angle): below this sine for the smallest angle the triangle counts as degenerate (a segment, a point,
 // or a needle thinner than the rounding of its coordinates, whose face region rounding cannot tell from
 // its vertex regions): its closest points come from its edges, which are within this fraction of the
-// longest edge of the true ones.
+// longest edge of the true ones. So does a triangle too small for that test (its edges' fourth powers
+// times this sine squared below the normal numbers: edges under about 3e-7 in float, 1e-70 in double).
 template <class T> constexpr T degenerateTriangleSine = 16 * unitRoundoff<T>;
 
 constexpr int nextVertex(int vertex) { return vertex == 2 ? 0 : vertex + 1; }
@@ -349,7 +350,8 @@ template <class T> inline std::optional<SegmentPoint<T>> closestPointOnSegment(c
     return result;
 }
 
-// A degenerate triangle (collinear or coincident vertices) gives the nearest point of its edges.
+// A degenerate triangle (collinear or coincident vertices, a needle, or one too small to have a
+// usable normal: see degenerateTriangleSine) gives the nearest point of its edges.
 template <class T>
 inline std::optional<TrianglePoint<T>> closestPointOnTriangle(const Vec3<T>& point,
                                                               const Triangle<T>& triangle) {
@@ -490,8 +492,9 @@ inline std::optional<Contact<T>> sphereObbContact(const Sphere<T>& sphere, const
 
 // Two-sided. The normal points from the triangle toward the centre; when the centre lies on the
 // triangle (within a few roundings of its size) it is the face normal on the centre's side, the
-// front side ((b - a) x (c - a)) when exactly in the plane. A degenerate triangle (no area) has no
-// normal and gives no contact: in a mesh its edges belong to its neighbours.
+// front side ((b - a) x (c - a)) when exactly in the plane. A degenerate triangle (no area, a needle, or
+// too small to have a usable normal: see degenerateTriangleSine) gives no contact: in a mesh its edges
+// belong to its neighbours.
 template <class T>
 inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& sphere,
                                                                const Triangle<T>& triangle) {
