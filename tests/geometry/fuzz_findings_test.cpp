@@ -412,5 +412,17 @@ TEST(FuzzFindings, SphereTouchingACapsuleHasNoNegativeDepth) {
     }
 }
 
+// A ray along a cone's axis from the base's centre out through the apex (double): there the part of the
+// point across the axis is all rounding, one projection left a part along the axis as large, and the
+// side's normal came out 0.94 long.
+TEST(FuzzFindings, ConeLeftThroughItsApexHasAUnitNormal) {
+    const RoundedCone<double> cone{{{-5.125, -5.125, -5.125}, {0, 0, 0}, 2}, 0};
+    const auto crossing =
+        intersectRayRoundedCone(RayPath<double>{{0, 0, 0}, {-5.125, -5.125, -5.125}, 1e9}, cone);
+    ASSERT_TRUE(crossing);
+    EXPECT_NEAR(glm::length(crossing->exit.normal), 1.0, 1e-12);
+    EXPECT_NEAR(glm::length(crossing->entry.normal), 1.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace analytic

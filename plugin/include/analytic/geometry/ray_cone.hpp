@@ -142,12 +142,17 @@ inline std::optional<RaySolidHit<T>> intersectRayCone(const RayPath<T>& ray, con
     const auto hit = [&](T tau, T t, bool onSide, bool entering) {
         Vec3<T> normal = -unitAxis;  // the apex
         if (onSide) {
-            // Projected again: the parts' rounding left a component along the axis as large as u times
-            // the offset and tau, which near the apex or far along the line is not small against across.
+            // Projected again (the parts' rounding left a component along the axis as large as u times
+            // the offset and tau), and twice: one projection leaves a part along the axis of u |sum|, not
+            // small against what is left across near the axis; a second leaves u |across| (Kahan's "twice is
+            // enough"). What is left across the axis within a few roundings of the point's offset is noise (a
+            // point on the axis: a line along it, through the apex): no side normal then.
             const Vec3<T> sum = offsetAcross + tau * directionAcross;
-            const Vec3<T> across = sum - glm::dot(sum, unitAxis) * unitAxis;
+            const Vec3<T> once = sum - glm::dot(sum, unitAxis) * unitAxis;
+            const Vec3<T> across = once - glm::dot(once, unitAxis) * unitAxis;
             const T across2 = glm::dot(across, across);
-            if (detail::isUsableSquare(across2)) {
+            const T noise = 8 * unitRoundoff<T>;
+            if (detail::isUsableSquare(across2) && across2 > noise * noise * glm::dot(sum, sum)) {
                 normal = across * (sideAcross / std::sqrt(across2)) + unitAxis * sideAlong;
                 // Three roundings left |normal|^2 a few u from 1: one Newton step for 1 / sqrt (see
                 // roundSurfaceHit) brings it within the rounding of a unit vector.
