@@ -258,6 +258,21 @@ template <class T> void run(Input& in) {
                     !(magnitude(wide(ray.origin) + t * wide(ray.direction)) < largest);
                 if (!(std::abs(t) < largest) || pointOutOfRange) crossingsInRange = false;
             }
+            describeMore = [&] {
+                print("origin", ray.origin);
+                print("direction", ray.direction);
+                print("maxT", ray.maxT);
+                for (const Plane<T>& plane : planes) {
+                    print("plane normal", plane.normal);
+                    print("plane offset", plane.offset);
+                    print("origin's distance",
+                          glm::dot(wide(plane.normal), wide(ray.origin)) - Real(plane.offset));
+                }
+                if (crossing) {
+                    print("entry t", crossing->entry.t);
+                    print("exit t", crossing->exit.t);
+                }
+            };
             checkCrossing(crossing, ray,
                           {sane && !planes.empty(), scale, signedDistance, sane, crossingsInRange});
             break;

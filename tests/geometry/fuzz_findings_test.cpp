@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
+#include <vector>
 
 #include "analytic/geometry/box_triangle.hpp"
 #include "analytic/geometry/capsule_contact.hpp"
@@ -422,6 +424,19 @@ TEST(FuzzFindings, ConeLeftThroughItsApexHasAUnitNormal) {
     ASSERT_TRUE(crossing);
     EXPECT_NEAR(glm::length(crossing->exit.normal), 1.0, 1e-12);
     EXPECT_NEAR(glm::length(crossing->entry.normal), 1.0, 1e-12);
+}
+
+// A convex hull's face 6.9e-8 in front of the origin, and a ray leaving it along a direction 3.4e38 long
+// (float): -distance / approach underflowed to -0, which passed for leaving at t = 0, and the origin was
+// reported inside.
+TEST(FuzzFindings, OriginOutsideAFaceItLeavesIsNotInsideWhenTheParameterUnderflows) {
+    const float third = 0.577350259f;
+    const std::vector<Plane<float>> planes{{{third, third, third}, 8.19580067e-38f},
+                                           {{-1, 0, 0}, 8.19580067e-38f},
+                                           {{0.707106769f, 0.707106769f, 0}, 0},
+                                           {{1, 0, 0}, 0}};
+    const RayPath<float> ray{{0, -1.00000000317e-28f, 1.1920929e-7f}, {1.1920929e-7f, 3.40282347e38f, 0}, 1};
+    EXPECT_FALSE(intersectRayConvexPlanes(ray, std::span<const Plane<float>>(planes)));
 }
 
 }  // namespace

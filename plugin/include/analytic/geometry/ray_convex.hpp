@@ -51,6 +51,9 @@ template <class T> std::optional<RaySolidHit<T>> intersectRayConvexPlanes(
             if (outside > T(0)) return std::nullopt;
             continue;
         }
+        // Outside a half-space and leaving it: the line is inside it only behind the origin, however
+        // close (the quotient below, underflowing to -0 for a long direction, would pass for t = 0).
+        if (outside > T(0) && approach > T(0)) return std::nullopt;
         // Nearly parallel to the plane, the quotient may overflow. Inside the half-space it goes to the
         // infinity that bounds nothing (harmless unless no other plane bounds that side, see below);
         // outside, to the other one: a miss.
