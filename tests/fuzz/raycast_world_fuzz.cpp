@@ -122,10 +122,16 @@ btCollisionShape* shape(Input& in, Scene& scene, bool& sane, int& kind) {
         case 5: {
             auto* hull = scene.keep(new btConvexHullShape());
             const int points = 1 + in.below(8);
-            for (int i = 0; i < points; ++i)
-                hull->addPoint(bullet(vector(in, sane, 2)), false);
+            bool finitePoints = true;
+            for (int i = 0; i < points; ++i) {
+                const auto point = vector(in, sane, 2);
+                finitePoints = finitePoints && finite(point);
+                hull->addPoint(bullet(point), false);
+            }
             hull->recalcLocalAabb();
-            if (in.below(4)) hull->initializePolyhedralFeatures();
+            // Bullet's own hull computer (which the user calls, not the plugin) crashes on points that
+            // are not finite: asked only for finite ones.
+            if (in.below(4) && finitePoints) hull->initializePolyhedralFeatures();
             return hull;
         }
         case 6: {

@@ -439,5 +439,21 @@ TEST(FuzzFindings, OriginOutsideAFaceItLeavesIsNotInsideWhenTheParameterUnderflo
     EXPECT_FALSE(intersectRayConvexPlanes(ray, std::span<const Plane<float>>(planes)));
 }
 
+// A capsule whose axis is 2e-159 long (double), inside a box: the edge axes' cross products with it
+// had subnormal squares, and the one taken gave a normal not unit. Such an axis is a sphere's: the face
+// axes settle it.
+TEST(FuzzFindings, CapsuleWithAnAxisTooShortForEdgeAxesHasAUnitNormal) {
+    Mat3<double> rotation(1);
+    rotation[0] = {-1, 0, 0};
+    rotation[1] = {0, -1, 0};
+    const Capsule<double> capsule{{1.7645263671875001e-159, 1.7645263671875001e-159, 1.7965698242187501e-159},
+                                  {1.7645263671874999e-297, 1.7645263671875001e-159, 3.8739013671875003e-159},
+                                  6.5};
+    const Obb<double> box{Vec3<double>(0.17645263671875), rotation, Vec3<double>(6.5)};
+    const auto contact = capsuleObbContact(capsule, box, 6.5);
+    ASSERT_TRUE(contact);
+    EXPECT_NEAR(glm::length(contact->normal), 1.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace analytic

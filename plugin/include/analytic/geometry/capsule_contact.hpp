@@ -541,7 +541,11 @@ template <class T> inline std::optional<CapsuleContact<T>> capsuleObbContact(con
             unitAxis[axis] = T(1);
             const Vec3<T> cross = glm::cross(direction, unitAxis);
             const T crossSquared = detail::lengthSquared(cross);
-            if (!(crossSquared > 64 * unitRoundoff<T> * directionSquared)) continue;
+            // Parallel to the face axis, or a square below the normal numbers (an axis under 1e-154 long
+            // in double, 1e-19 in float: a sphere, which the face axes settle), whose root is no length.
+            if (!(crossSquared > 64 * unitRoundoff<T> * directionSquared) ||
+                !(crossSquared >= std::numeric_limits<T>::min()))
+                continue;
             const Vec3<T> normal = cross / std::sqrt(crossSquared);
             const T boxRadius = glm::dot(half, glm::abs(normal));
             const T along = glm::dot(normal, segment.p0);  // the whole segment projects here
