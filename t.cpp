@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "analytic/geometry/ray_cone.hpp"
 using namespace analytic;
 int main(){ const RoundedCone<double> cone{{{-5.125, -5.125, -5.125}, {0, 0, 0}, 2}, 0};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The main demo: a sphere and a box fall onto a plane in a Bullet world with the analytic plugin
 // installed, then rays are cast at them: Bullet's own rayTest beside ours (the world's type is
 // analytic::DiscreteDynamicsWorld), and the same rays as one batch.

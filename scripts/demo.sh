@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Zlib
 # Command 1: install what is missing, build in Release (float Bullet) and run the main demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."

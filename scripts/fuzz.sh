@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Zlib
 # Runs the fuzz targets for longer than the tests do: scripts/fuzz.sh SECONDS [TARGET...] (targets as
 # named in tests/fuzz without _fuzz.cpp; all of them by default), one after another, each from its
 # corpus in the repository. New inputs go to build/fuzz/found/<target>; a failing input is written to

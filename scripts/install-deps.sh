@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Zlib
 # Installs, from Debian's packages, whatever the build needs and this machine lacks; quick when nothing is missing.
 set -euo pipefail
 packages=(cmake make g++ pkg-config libbullet-dev libglm-dev googletest libgtest-dev libbenchmark-dev libtbb-dev clang-format

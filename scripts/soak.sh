@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Zlib
 # The soak, not part of the tests: scripts/soak.sh [steps] [bodies] [report interval] [seed] [preset].
 # Builds the soak in Release (release-float unless a preset is given: release-double) and runs it: bodies
 # of every replaced pair on a plane and a mesh with the plugin, random impulses, rays and batches with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Zlib
 # Command 2: install what is missing, then build and run every test in float, double and the
 # sanitizer build (ASan + UBSan), the ray casts from many threads under ThreadSanitizer, and each fuzz
 # target on its corpus (libFuzzer, ASan + UBSan). Stops at the first build whose tests fail.

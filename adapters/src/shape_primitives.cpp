@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "analytic/adapters/shape_primitives.hpp"
 
 namespace analytic {

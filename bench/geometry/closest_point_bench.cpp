@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Nanoseconds per test of the closest-point and sphere-contact kernels (closest_point.hpp), float and
 // double, over 1024 pre-generated random cases: shapes of unit size near the origin, queries spread
 // over all regions (face, edge, vertex; inside and outside), spheres that touch about half the time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // ns per test of the plane tests (plane_tests.hpp), float and double: each benchmark runs one kernel over
 // 1024 random cases near a unit-scale plane, where about half of the shapes overlap it.
 #include <benchmark/benchmark.h>

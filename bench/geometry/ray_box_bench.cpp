@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // ns per ray-box test: AABB from a plain ray (reciprocal computed per test), AABB and the broadphase
 // overlap test with one prepared ray against many boxes, and OBB. Float and double. About half of
 // the cases hit (the hit_fraction counter says how many).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // ns per ray-triangle test: a plain ray per test (the watertight setup per test), and one prepared ray
 // against many triangles (a mesh ray cast: /100 when its line crosses every triangle, /10 when it
 // crosses one in ten, as in a mesh where most tested triangles are misses). Float and double. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // ns per sweep of the swept-sphere tests (sphere_sweep.hpp), float and double: each benchmark runs one
 // target over 1024 random cases near a unit-scale target: a sphere of radius 0.1 .. 0.5 starting 1 .. 4
 // from it and aimed within 1.5 of its centre, so that about half of the sweeps hit (a few start in contact).

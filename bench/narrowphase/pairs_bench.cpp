@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Nanoseconds per contact pair, Bullet's built-in algorithm beside ours, for every pair the plugin
 // replaces, measured as issue 3 quotes Bullet: one pair from a cleared manifold. Each algorithm is made
 // once by the dispatcher (Bullet's own, or one with analytic::Plugin installed) for a pair of objects in

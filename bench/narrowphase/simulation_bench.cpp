@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The simulation scenes S1 (1,000 spheres and 500 boxes dropped on a plane) and S2 (the same on scene M's
 // terrain) of bench-scenes.md, Bullet's built-in algorithms beside ours (analytic::Plugin installed in an
 // identical world), in one process: milliseconds per step, the part of it spent in contact generation,

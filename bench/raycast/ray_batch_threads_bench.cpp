@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // How analytic::rayTestBatch shares its rays among cores, against oneTBB (issue 4: "oneTBB from Debian, or
 // std threads if you show it is as good"), in one process. Scenes P and M of bench-scenes.md, batches of
 // the scene's first 256, 1,000, 10,000 and 100,000 rays, closest hit, cast over the batch's snapshot of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray casts over a Bullet world: Bullet's btCollisionWorld::rayTest beside analytic::rayTest and
 // analytic::rayTestBatch (issue 4), in one process. Two parts:
 // - Scenes P (10,000 primitives and a plane) and M (the terrain mesh) of bench-scenes.md: each scene's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The benchmark scenes of bench-scenes.md (shared with other engines' measurements, so every figure is
 // quoted on exactly the same work): scene P (10,000 primitives and a plane), scene M (a terrain mesh),
 // their ray lists, and the simulation scenes S1 and S2. Everything is generated in double from one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Shared by the benchmarks: the geometry benchmarks each time one kernel over a fixed set of pre-generated
 // random cases, report the time per case, and are registered for float and double; the scene benchmarks
 // take medians and minima of repetitions and parse their options.

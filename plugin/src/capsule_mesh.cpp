@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "narrowphase/capsule_mesh.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "analytic/ellipsoid_shape.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "raycast/mesh_tree.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "analytic/plugin.hpp"
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "analytic/ray_batch.hpp"
 
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>

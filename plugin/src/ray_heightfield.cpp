@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "raycast/heightfield_raycast.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
 
 #include <array>

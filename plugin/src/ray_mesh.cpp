@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "raycast/mesh_raycast.hpp"
 
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "raycast/ray_scene.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "raycast/ray_targets.hpp"
 
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>

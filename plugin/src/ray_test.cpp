@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "analytic/ray_test.hpp"
 
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>

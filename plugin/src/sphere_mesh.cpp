@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "narrowphase/sphere_mesh.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "raycast/wide_bvh.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 #include "raycast/worker_pool.hpp"
 
 #include <algorithm>

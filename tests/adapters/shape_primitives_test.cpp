@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The adapters turn Bullet shapes into the solids Bullet itself collides with: checked against
 // Bullet's own support function (the extreme point of the shape, margin included, in a direction).
 #include "analytic/adapters/shape_primitives.hpp"

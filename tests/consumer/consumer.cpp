@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Uses the installed headers and library: converts a Bullet sphere to the core's primitive.
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 

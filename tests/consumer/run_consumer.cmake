@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Zlib
 # Installs the build in BUILD_DIR into a private prefix and builds and runs the consumer against it.
 set(prefix ${BUILD_DIR}/consumer/prefix)
 set(consumer_build ${BUILD_DIR}/consumer/build)

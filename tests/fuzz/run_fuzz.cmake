@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Zlib
 # Runs one fuzz target as a test: its corpus and a fixed number of mutated inputs from a fixed seed,
 # new inputs into an emptied scratch folder (so a run is the same on every machine, and nothing is
 # written into the repository). -D TARGET, CORPUS, SCRATCH, RUNS.

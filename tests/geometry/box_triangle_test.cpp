@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Box against triangle (box_triangle.hpp) against an independent long double reference: the
 // separation as the largest gap over the 13 axes by brute force, the distance of separated shapes as
 // the least of the corner-triangle, vertex-box and edge-edge distances. Random cases in float and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Segment - triangle and segment - box closest points, and the capsule contacts built on them
 // (capsule_contact.hpp), against a long double oracle: the distance from a convex solid is a convex
 // function of the parameter along the segment, so its minimum is found by golden-section search on the

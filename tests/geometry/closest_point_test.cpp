@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Closest points and sphere contacts (closest_point.hpp) against the long double oracle of
 // reference/distance_reference.hpp, on random cases of every scale and position, and on named edge cases.
 #include "analytic/geometry/closest_point.hpp"

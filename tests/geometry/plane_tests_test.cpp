@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The plane tests T5–T7, T9–T12 (plane_tests.hpp) against the long double references of
 // reference/plane_reference.hpp on random cases at random scales far from the origin, named edge cases,
 // and the regressions of document 002's defects.

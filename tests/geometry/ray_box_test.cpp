@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray vs AABB and OBB (SPEC T3, T4): random cases against the long double slab reference, named edge
 // cases, and regressions for the defects of document 001's code.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against capsule, against the long double reference (end spheres and side cylinder in an axis frame)
 // on random cases, plus the named edge cases.
 #include "analytic/geometry/ray_capsule.hpp"

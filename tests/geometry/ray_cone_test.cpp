@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against solid cone with its base disc, against a long double reference (the textbook quadratic of
 // the double cone in an axis frame, its roots kept where they lie on the cone's nappe within its height,
 // and the base plane inside the disc) on random cases, plus the named edge cases; and the cone rounded by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against convex polyhedra given by planes: random rotated boxes as 6 planes against intersectRayObb
 // (bit for bit where every product is exact), random tetrahedra and prisms against the long double
 // half-space reference, rays along faces and edges, unbounded and empty solids, and invalid input.

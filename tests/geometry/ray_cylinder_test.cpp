@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against solid cylinder with flat caps, against the long double reference (circle quadratic and slab
 // in an axis frame) on random cases, plus the named edge cases.
 #include "analytic/geometry/ray_cylinder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against oriented ellipsoid: random rotated ellipsoids (radii up to 1:100 apart) against the long double
 // quadric reference, agreement with the sphere's test for round ellipsoids, and the named edge cases.
 #include "analytic/geometry/ray_ellipsoid.hpp"

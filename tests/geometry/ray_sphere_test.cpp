@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against sphere and circle (SPEC T1, T14) and the segment crossings of T2, against the long double
 // textbook quadratic on random cases, plus the named edge cases and the regressions of SPEC.md's defects.
 #include "analytic/geometry/ray_sphere.hpp"

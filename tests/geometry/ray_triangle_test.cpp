@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray vs triangle (SPEC T13): random cases against the long double reference, watertightness on
 // meshes (rays through shared edges and vertices), named edge cases, and regressions for the defects of
 // document 003's Moller-Trumbore code.

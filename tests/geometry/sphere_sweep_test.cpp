@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Swept spheres against spheres, capsules, boxes, planes and triangles, checked against an exact
 // long-double oracle that shares nothing with the core: the first root of distance(c(t)) = r, found by
 // a convex minimisation and bracketing (tests/reference/sweep_reference.hpp) on the distances of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Box against whole meshes (Pair::BoxMesh), in real worlds: the dispatcher hands out our algorithm for
 // every mesh type in both orders and both tables; its contacts are the geometry core's; a box dropped
 // flat on a flat mesh gets 4 points and rests, no deeper than with Bullet's algorithm; a box sliding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Capsule against whole meshes (Pair::CapsuleMesh), in real worlds: the dispatcher hands out our
 // algorithm for every mesh type in both orders and both tables; its contacts are the geometry core's;
 // capsules of every up axis rest lying (held at both ends) and upright; a capsule rolling across a flat

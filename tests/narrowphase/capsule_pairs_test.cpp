@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Capsule - box (Pair::CapsuleBox) and sphere - capsule (Pair::SphereCapsule) in real worlds: their
 // contacts on random configurations against an exact long double reference, in both argument orders and
 // both tables, and against Bullet's GJK where both are exact (the cores apart, so GJK's answer is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The contacts our algorithms give inside a real world, against an exact long double reference written
 // here and in reference/distance_reference.hpp: 10,000 random configurations per pair (random sizes,
 // local scalings, rotations and places, separations around touching), each run four times: one

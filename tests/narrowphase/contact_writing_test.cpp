@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // ContactSink writes our kernels' contacts into Bullet's manifold itself instead of calling
 // btManifoldResult::addContactPoint per point and refreshContactPoints after. Here, on random cases, two
 // copies of one manifold receive the same contacts, one through Bullet's calls and one through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // With the plugin installed, a simulation is repeatable: a pile of boxes, spheres and capsules dropped
 // on a plane and on a hilly mesh, run twice in one process in fresh worlds, has every body at the same
 // place and orientation, bit for bit, after every step.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // analytic::EllipsoidShape in Bullet and the plugin's ellipsoid - static plane algorithm (T9): the shape
 // against the exact ellipsoid (support, AABB, inertia, margin bound), the dispatcher's choice (ours for
 // ellipsoids, Bullet's for other custom convex shapes), contacts against the geometry core, a long double

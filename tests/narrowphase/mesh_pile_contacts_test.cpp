@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // A pile of boxes, spheres and capsules dropped on a landscape mesh of 8 parts with the plugin
 // installed: every contact point the box-mesh and sphere-mesh algorithms write, at every step, lies on
 // the triangle it names, and its distance is one the geometry has. Checked right after the narrow phase

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The dispatcher of a real world hands out our algorithms for every replaced pair, in both argument
 // orders and both of its tables, while a Plugin lives, and Bullet's own before and after; a PairSet
 // replaces only its pairs; a Plugin made from the world takes over pairs that already exist; and

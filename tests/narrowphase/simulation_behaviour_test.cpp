@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // How bodies behave in a real world with the plugin, beside the same world with Bullet's own algorithms:
 // a sphere dropped on a plane comes to rest without jitter and sinks no deeper; a box dropped flat gets
 // its 4 corners at once; a stack of 10 boxes stands; spheres rest on boxes, spheres and triangles.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Sphere against whole meshes (Pair::SphereMesh), in real worlds: the dispatcher hands out our
 // algorithm for every mesh type in both orders and both tables; its contacts are the geometry core's
 // for the triangles they name, the deepest always among them; internal edges give no contacts, so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // analytic::rayTestBatch and rayTestBatchAllHits (issue 4): every ray's answer is the one analytic::rayTest
 // gives it with Bullet's callbacks (filtered by the ray's group and mask, its shooter ignored), whatever
 // the number of threads, bit for bit; nothing is kept from one batch to the next but what a BatchCache

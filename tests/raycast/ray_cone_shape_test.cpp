@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // analytic::rayTest on Bullet's cones (btConeShape, btConeShapeX, btConeShapeZ), in the build's btScalar.
 // A btConeShape is its cone grown by the collision margin; we meet the core's RoundedCone. Checked:
 // - placement: from what Bullet documents of the shape (apex at +height / 2 along the up axis, base at

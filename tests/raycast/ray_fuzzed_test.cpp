@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The ray entry points (analytic::rayTest, rayTestBatch, rayTestBatchAllHits, BatchCache) on the inputs a
 // fuzzer found them failing on (issue 16), each checked with the checks of support/ray_checks.hpp (valid
 // hits, batches as rayTest) and for its own answer: heightfields and scaled meshes squashed to slivers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray casts against btHeightfieldTerrainShape (raycast::castAgainstHeightfield), in the build's
 // btScalar, on random heightfields of every height data type (float, double, short, unsigned char) and
 // up axis, scaled (non-uniformly, mirrored), with each way of splitting the cells (plain, flipped quad

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The ray entry points on hostile input: small random worlds of every shape the casts know (sphere, box,
 // capsule, cylinder, cone, ellipsoid, convex hull, static plane, compound, BVH mesh, scaled mesh,
 // heightfield, btTriangleShape), each object's sizes, scalings and placement drawn now and then from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray casts against Bullet's polyhedral convex shapes (plugin/src/raycast/hull_raycast.hpp), in the
 // build's btScalar: which shapes get a hull target; that Bullet's face planes are outward and in the scaled
 // frame (the convention the target relies on); random scaled hulls against a long double reference of the

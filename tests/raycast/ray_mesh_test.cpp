@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray casts against BVH triangle meshes (raycast::castAgainstMesh: btBvhTriangleMeshShape with its
 // quantized and plain trees, btScaledBvhTriangleMeshShape non-uniform and mirrored), in the build's
 // btScalar, against a long double reference per triangle (reference/ray_triangle_reference.hpp) on

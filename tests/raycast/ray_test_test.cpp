@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // analytic::rayTest (issue 4) in Bullet worlds, in the build's btScalar: the world classes answer
 // rayTest through the virtual; random worlds of every exactly-met shape (sphere, box, capsule X/Y/Z,
 // cylinder X/Y/Z, cone X/Y/Z grown by its margin, static plane) against a long double reference of the

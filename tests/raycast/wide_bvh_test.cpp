@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The four-wide tree the batches and cached mesh trees walk (plugin/src/raycast/wide_bvh.hpp), in the
 // build's btScalar: its nodes keep the boxes in float, grown for the rounding of a walk in float, so the
 // walk must still visit every box a covered segment touches (or, naming leaves, every leaf holding one)

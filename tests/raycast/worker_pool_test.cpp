@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The threads batches keep between them (plugin/src/raycast/worker_pool.hpp): a task runs on the caller
 // and its helpers at once, and the call returns only when every one of them has returned; places no
 // thread took are withdrawn when the caller is done; what a call throws reaches the caller; jobs from

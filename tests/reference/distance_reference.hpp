@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Exact oracle for closest points and distances: straightforward formulations evaluated in long double,
 // written independently of the core (no Voronoi-region walk, no shared helpers). A point query on a
 // solid (box, sphere, capsule) returns the query point itself when it lies inside; the "signed"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Long double references for the plane tests (plane_tests.hpp), written the textbook way and without
 // tolerances: the tests decide what counts as "on the plane" from the exact distances returned here.
 #pragma once

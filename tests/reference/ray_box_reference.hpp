@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Reference for ray vs boxes, independent of the core: a box is three slabs
 // {x : low <= axis . (x - center) <= high} in world space, and the ray's line is clipped against them
 // with an explicit case analysis (a parallel line is inside or outside a slab, never a NaN), all in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Long double references for rays against solid cones: the cone with its base disc (the textbook
 // quadratic of the double cone in an axis frame, its roots kept where they lie on the cone's nappe within
 // its height, and the base plane inside the disc), and the cone grown by a margin as Bullet's btConeShape

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Reference for rays against convex polyhedra given by planes: the half-spaces dot(normal, x) <= offset in
 // long double, the line clipped by explicit cases (a line parallel to a plane is inside or outside it,
 // decided by a sign, never by a quotient), as ray_box_reference.hpp does for a box's slabs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Long double reference for rays against oriented ellipsoids, independent of the core's unit-sphere frame:
 // the ellipsoid is the quadric (x - c)^T M (x - c) <= 1 with M = R diag(1 / r^2) R^T, and the line is
 // crossed with it in world space.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Long double references for rays against round solids (sphere and circle, capsule, cylinder), and the
 // checker that compares the core with them on random cases. The references are the straightforward
 // textbook formulations, independent of the core's: the quadratic with b^2 - 4ac for spheres; for capsule

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Reference for ray vs triangle, independent of the core: the line crosses the triangle when the
 // three signed volumes [d, b - o, c - o], [d, c - o, a - o], [d, a - o, b - o] share a sign (they are
 // the barycentric weights, up to their sum d . n); t comes from the plane n . (x - a) = 0. All in long

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Exact oracle for swept spheres, in long double, independent of the core: no Minkowski sums, no ray
 // tests. A sphere of radius r whose centre moves along c(t) = c0 + t v first touches a convex target
 // at the first root of f(t) = distance(c(t), target) - r. f is convex in t (the distance to a convex

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The benchmark scenes are the ones of bench-scenes.md: every check value it lists, to its printed digits,
 // the terrain's layout, and the ray hit counts Bullet 3.24 gave on the same scenes elsewhere.
 #include "../../bench/support/bench_scenes.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The tally of a random ray test that compares the core with a long double reference case by case
 // (ray_box_test, ray_triangle_test): the first failures are reported with their case, and cases inside
 // the tangency band, where the reference cannot decide hit or miss, are counted as skipped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Real Bullet worlds for the narrow-phase tests: a btDiscreteDynamicsWorld on Bullet's default
 // configuration that owns its shapes and bodies, one narrow-phase pass over a pair made the way the
 // world's near callback makes it, and contact points read back as seen from one object of the pair.

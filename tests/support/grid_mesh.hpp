@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Grid meshes for the mesh tests: triangle data that outlives the shapes made from it, and the pure
 // translation the tests place objects with.
 #pragma once

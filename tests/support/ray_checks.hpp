@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Shared by the ray tests that feed the ray entry points hostile input: a collision world that owns its
 // shapes, objects and mesh data, and the checks every ray's answers must pass whatever the input:
 // rayTest's closest hit has a fraction in [0, 1], a finite unit normal, a finite point; the batch (with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Shared by the geometry tests: the scalar types every test runs in, a seeded random source for
 // shapes and rays, the long double ("exact") space the references compute in, full-precision text for
 // messages, and the non-finite variants of an input.

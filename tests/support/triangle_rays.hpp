@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // What the ray-cast tests against Bullet's triangle shapes share (ray_mesh_test, ray_heightfield_test):
 // each triangle the shape reports, in long double for the reference; a callback that records every
 // report; the reference's view of the triangles near a segment (hit or miss decided outside a band,

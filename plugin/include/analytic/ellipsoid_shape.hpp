@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // An ellipsoid collision shape for Bullet, which has none: a convex shape in Bullet's custom convex slot
 // (CUSTOM_CONVEX_SHAPE_TYPE), so that every pair the plugin does not replace (ellipsoid vs box, sphere,
 // mesh, another ellipsoid...) goes through Bullet's GJK/EPA on its support function, and ray casts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Installs the analytic collision algorithms into a Bullet dispatcher, replacing Bullet's own for the
 // pairs below, and restores Bullet's when destroyed.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Hitscan batches: many rays cast at once at a Bullet world, on all cores, each with its own collision
 // filter and an object to ignore (the shooter). Every ray is cast exactly as analytic::rayTest casts it
 // (ray_test.hpp); the results do not depend on the number of threads, bit for bit.

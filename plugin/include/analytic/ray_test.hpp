@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Exact ray casts over a Bullet world, drop-in for btCollisionWorld::rayTest: the same callbacks
 // (ClosestRayResultCallback, AllHitsRayResultCallback, users' own) with the same semantics (group and
 // mask filtering and needsCollision, m_closestHitFraction shrinking the search, fractions along

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Box against a whole concave mesh (btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape,
 // btHeightfieldTerrainShape) as one kernel, as the sphere's (sphere_mesh.hpp): the mesh is queried once
 // per step over the box's bounds in the mesh's frame, and each triangle is tested with the geometry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Contacts from our kernels into Bullet's persistent manifold, with the observable semantics of
 // btManifoldResult::addContactPoint and btManifoldResult::refreshContactPoints (every field of every
 // point, bit for bit, and Bullet's global callbacks; tests/narrowphase/contact_writing_test.cpp), without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The geometry of each replaced pair: Bullet shapes in, core queries, contacts out. Each kernel names
 // its shapes in the order A, B that its contacts use (normal on B pointing toward A).
 #pragma once

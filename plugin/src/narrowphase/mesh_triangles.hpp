@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // What every kernel against a whole concave mesh (btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape,
 // btHeightfieldTerrainShape) needs from it: the triangles overlapping a box in the mesh's frame (an
 // inline walk of the quantized tree), which side of them is the front, what earlier steps tell about

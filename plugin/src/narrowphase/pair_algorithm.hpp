@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // One collision algorithm class for every shape pair: it owns or shares the manifold, puts the pair in
 // the kernel's order and lets the kernel report contacts. Kernels hold the geometry calls only.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Sphere against a whole concave mesh (btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape,
 // btHeightfieldTerrainShape) as one kernel: the mesh is queried once per step over the sphere's box in
 // the mesh's frame, and its triangles are tested directly with the geometry core, where Bullet creates

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The per-ray work of analytic::rayTestBatch, apart from how its rays are shared among threads (its own
 // kept threads; a benchmark shares the same chunks on oneTBB to compare).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Front-to-back walks of Bullet's dynamic AABB trees (btDbvt: the broadphase's two trees, a compound's
 // children) for one ray, with a stack of the call's own: many threads may walk one tree at once.
 #pragma once

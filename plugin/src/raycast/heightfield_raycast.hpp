@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Exact, watertight ray casts against btHeightfieldTerrainShape, with the triangles, identifiers and
 // per-triangle semantics of Bullet's generic concave ray test (processAllTriangles through
 // BridgeTriangleRaycastCallback, which Bullet uses with kF_DisableHeightfieldAccelerator), the grid's

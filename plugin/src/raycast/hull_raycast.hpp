@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Exact ray casts against Bullet's polyhedral convex shapes whose faces it knows: a
 // btPolyhedralConvexShape (btConvexHullShape, btConvexPointCloudShape, btConvexTriangleMeshShape,
 // btBU_Simplex1to4, a user's polyhedral shape) on which the user called initializePolyhedralFeatures().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Exact, watertight ray casts against Bullet's BVH triangle meshes (btBvhTriangleMeshShape,
 // btScaledBvhTriangleMeshShape), with the per-triangle semantics of btCollisionWorld::rayTestSingle
 // (its BridgeTriangleRaycastCallback over btTriangleRaycastCallback::processTriangle), but the mesh's

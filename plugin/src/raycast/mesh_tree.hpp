@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // A triangle mesh's own four-wide tree (wide_bvh.hpp) over its triangles, for batches of rays: built
 // once from the mesh's data and kept in the caller's analytic::BatchCache between batches. Walking
 // Bullet's btQuantizedBvh (binary, in depth-first order) waits on a cache miss at nearly every level.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // A flat snapshot of what rays can hit in a world, made for one batch of rays: every object in the
 // broadphase with its ray target (the shape placed in the world), under a four-wide bounding volume
 // hierarchy of their boxes (wide_bvh.hpp), which a BatchCache keeps between batches while the boxes stay.

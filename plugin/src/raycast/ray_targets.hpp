@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // What a ray meets in one collision object, and how it is cast against it with the semantics of
 // btCollisionWorld::rayTestSingle: the shape as the geometry core's primitive placed in the world when
 // the core models it, a compound child by child, Bullet's own rayTestSingle for the rest.

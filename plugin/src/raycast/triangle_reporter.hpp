@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The per-triangle step of the exact mesh ray casts (BVH meshes, heightfields): what Bullet's
 // BridgeTriangleRaycastCallback does with one triangle, with the geometry core's watertight test.
 #pragma once

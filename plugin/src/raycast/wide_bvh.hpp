@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // A four-wide bounding volume hierarchy over a list of boxes, for casting single rays front to back:
 // a binary tree built with the binned surface area heuristic, every other level folded into its
 // parent, its nodes in one array, each holding its four children's boxes side by side so that one

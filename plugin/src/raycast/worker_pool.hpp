@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Threads kept between batches: starting one costs about as much as casting a few hundred rays, which a
 // frame's batch of a thousand rays on two cores would lose. Built on std threads, mutexes and condition
 // variables, which ThreadSanitizer follows (Debian's oneTBB is not built for it: a batch on its threads

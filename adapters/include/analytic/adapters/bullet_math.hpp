@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Conversions between Bullet's math types and the geometry core's GLM types, in Bullet's scalar.
 #pragma once
 

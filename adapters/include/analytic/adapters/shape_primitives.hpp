@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Bullet collision shapes, placed by a world transform, as primitives of the geometry core. Each is the
 // exact solid Bullet itself collides with: margins included as Bullet's own algorithms use them (a
 // box's surface is its half extents with margin), local scaling applied.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Oriented box against triangle: the contact by the separating-axis test, with up to 8 contact points
 // each with its own distance.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Closest points of a segment and a triangle or an oriented box, and the contacts of a capsule with a
 // triangle or a box, by exact finite procedures (no iteration): the distance between a segment and a
 // convex polytope is reached either where the segment meets it, or at one of the segment's ends, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Closest points between a point and a segment, triangle or oriented box, between two segments, and
 // the contacts of a sphere with a sphere, capsule, box or triangle (Ericson, Real-Time Collision
 // Detection, ch. 5), in closed form.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Turns the line-vs-solid crossing of any solid into what a ray query reports: the single hit under the
 // caller's policy for rays that start inside (firstHit), or every surface crossing (surfaceCrossings).
 #pragma once

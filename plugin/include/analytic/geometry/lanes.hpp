@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Four values side by side, for testing a ray against four shapes at once (a four-wide tree's children,
 // a mesh's triangles four at a time). The lanes are SSE2 registers (GCC's vector extension, 16 bytes:
 // four floats, or two doubles, so two parts in double: wider vectors would be split by the compiler into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Scalar helpers shared by every test of the geometry core: finiteness checks, products without
 // cancellation, and a quadratic solver that keeps full precision in both roots.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The plane tests of document 002 except the moving sphere (sphere_sweep.hpp): ray (T5), point (T6),
 // sphere (T7), oriented ellipsoid (T9), triangle (T10), axis-aligned box (T11) and oriented box (T12)
 // against a plane.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // The shapes and query results of the geometry core. Engine-free: GLM only, templated on the scalar.
 #pragma once
 

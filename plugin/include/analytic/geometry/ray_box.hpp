@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against axis-aligned and oriented boxes (SPEC T3, T4): the slab method on a precomputed
 // reciprocal direction, branch-free in the per-box part (Tavian Barnes, "Fast, Branchless Ray/Bounding
 // Box Intersections", parts 1-3). Boxes are closed: a ray that only touches a face, edge or corner hits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against a capsule: the infinite cylinder about its axis, then the end sphere where that crossing
 // falls beyond the axis' span.
 #pragma once

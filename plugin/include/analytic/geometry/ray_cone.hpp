@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against a solid right circular cone with its base disc: the line's stretch inside the double cone
 // about the axis (a quadratic), cut to the slab between the apex plane and the base plane, which keeps
 // the one nappe that is the cone.

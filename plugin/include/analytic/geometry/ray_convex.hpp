@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against a convex polyhedron given by the planes of its faces (convex hulls): Cyrus-Beck clipping of
 // the ray's line by each half-space (Cyrus and Beck 1978; Kay and Kajiya 1986 for the slabs of a box).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against a solid cylinder with flat caps: the line's stretch inside the infinite cylinder, cut to the
 // slab between the cap planes. The infinite-cylinder helpers in detail also serve the capsule.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against an oriented ellipsoid: the ray is taken into the frame where the ellipsoid is the unit
 // sphere (rotated by the transpose of the rotation, divided by the radii) and crossed with it there by the
 // sphere's solver. That map is affine, so t is the same in both frames and points come from the world ray.

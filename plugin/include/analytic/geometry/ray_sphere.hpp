@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against sphere (SPEC T1) and, with N = 2, ray against circle (T14); surfaceCrossings in first_hit.hpp
 // turns the result into T2's segment crossings. The helpers in detail also serve the capsule and cylinder.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Ray against triangle (SPEC T13). Whether the ray meets the triangle is decided watertight (Woop,
 // Benthin, Wald, "Watertight Ray/Triangle Intersection", JCGT 2(1), 2013): the ray is made the +z axis
 // of a sheared frame and each edge contributes a 2D edge function of its two sheared end points,

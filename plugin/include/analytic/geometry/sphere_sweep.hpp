@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Swept (moving) sphere against static targets: the first time of impact, exactly. Document 002's T8
 // (dynamic sphere - plane) generalised to spheres, capsules, boxes and triangles.
 //

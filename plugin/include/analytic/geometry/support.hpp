@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Zlib
 // Support points: the point of a convex solid farthest along a direction.
 #pragma once
 
