@@ -5,7 +5,7 @@
 // from -> to, LocalShapeInfo for mesh triangles and compound children, kF_FilterBackfaces and
 // kF_KeepUnflippedNormal), but every supported shape is met exactly by the geometry core instead of
 // Bullet's iterative convex cast. Where the answers deliberately differ from Bullet's (exact hits,
-// rays that start inside a solid), the README says so in a table.
+// rays that start inside a solid), docs/raycast.md says so in a table.
 //
 // Safe to call from many threads at once on one world that no thread modifies meanwhile: the
 // broadphase trees are walked with a stack of the call's own.

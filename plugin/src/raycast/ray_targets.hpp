@@ -72,7 +72,7 @@ void placeRayTarget(const btCollisionShape& shape, const btTransform& transform,
 //   information and the unit normal in world space; a segment that starts inside the solid hits at
 //   fraction 0 with the normal against its direction (Bullet's convex cast mostly reports nothing);
 // - a static plane: two-sided, part 0 and triangle 0; its normal side is its front (Bullet's two
-//   triangles face the other way; see the README), so kF_FilterBackfaces drops segments coming from
+//   triangles face the other way; see docs/raycast.md), so kF_FilterBackfaces drops segments coming from
 //   behind it, and the normal faces the segment's origin unless kF_KeepUnflippedNormal;
 // - a BVH triangle mesh: every triangle it crosses, as castAgainstMesh says (mesh_raycast.hpp);
 // - a heightfield: every triangle it crosses, as castAgainstHeightfield says (heightfield_raycast.hpp);
