@@ -2,11 +2,12 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS analytic EXPORT BulletAnalyticTargets
+install(TARGETS analytic_geometry analytic EXPORT BulletAnalyticTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugin/include/ ${PROJECT_SOURCE_DIR}/adapters/include/
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/geometry/include/ ${PROJECT_SOURCE_DIR}/plugin/include/
+                  ${PROJECT_SOURCE_DIR}/adapters/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/BulletAnalytic)

@@ -11,6 +11,7 @@
 #include "analytic/plugin.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
+#include "analytic/world.hpp"
 
 namespace {
 

@@ -16,3 +16,4 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${consumer_build} -DCMAKE_PREFIX_PATH=$
     -DCMAKE_BUILD_TYPE=${BUILD_TYPE} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
 run(${CMAKE_COMMAND} --build ${consumer_build})
 run(${consumer_build}/consumer)
+run(${consumer_build}/geometry_consumer)

@@ -11,6 +11,7 @@
 
 #include "analytic/geometry/ray_triangle.hpp"
 #include "fuzz_checks.hpp"
+#include "raycast/triangle_lanes.hpp"
 
 namespace analytic::fuzz {
 namespace {
@@ -91,9 +92,10 @@ template <class T> void run(Input& in) {
         FUZZ_CHECK(hits == 0);
         return;
     }
-    const auto packed = packTriangles(std::span<const Triangle<T>>(triangles.data(), std::size_t(count)));
+    const auto packed =
+        raycast::packTriangles(std::span<const Triangle<T>>(triangles.data(), std::size_t(count)));
     if (!packed) return;
-    const unsigned mayHit = trianglesRayMayHit(WatertightRayLanes<T>(*watertight), *packed);
+    const unsigned mayHit = raycast::trianglesRayMayHit(raycast::WatertightRayLanes<T>(*watertight), *packed);
     FUZZ_CHECK((hits & ~mayHit) == 0);
     FUZZ_CHECK((mayHit >> count) == 0);
 }

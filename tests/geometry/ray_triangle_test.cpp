@@ -18,13 +18,18 @@
 #include "reference/ray_triangle_reference.hpp"
 #include "support/agreement.hpp"
 #include "support/test_support.hpp"
+#include "support/triangle_cases.hpp"
 
 namespace analytic {
 namespace {
 
+using test::randomRayAndTriangle;
 using test::Real;
 using test::RealVec3;
 using test::text;
+using test::TriangleGrid;
+using test::triangleGrid;
+using test::unbounded;
 using test::widen;
 namespace ref = test::reference;
 
@@ -55,13 +60,6 @@ constexpr double kMaxSkippedFraction = 0.05;
 
 template <class T> class RayTriangleTest : public ::testing::Test {};
 TYPED_TEST_SUITE(RayTriangleTest, test::Scalars);
-
-template <class T> constexpr T unbounded = std::numeric_limits<T>::infinity();
-
-template <class T> std::string text(const RayPath<T>& ray, const Triangle<T>& triangle, FaceCulling culling) {
-    return text(ray) + ", triangle " + text(triangle.a) + text(triangle.b) + text(triangle.c) +
-           (culling == FaceCulling::BackFaces ? " culling back faces" : "");
-}
 
 // The shared tally, and the worst errors of the data only a triangle hit has.
 struct TriangleAgreement : test::Agreement {
@@ -139,37 +137,6 @@ template <class T> void checkAgainstReference(const RayPath<T>& ray, const Trian
     if (!faceUndecided && hit.frontFace != frontFace) agreement.fail("frontFace");
 }
 
-// A random triangle (sometimes a needle) anywhere, and a ray aimed at a point in or near it, often on
-// an edge or at a vertex; sometimes reversed (triangle behind), or ending before the triangle.
-template <class T> void randomCase(test::Random& random, RayPath<T>& ray, Triangle<T>& triangle) {
-    const bool isFloat = sizeof(T) == sizeof(float);
-    const double size = random.logUniform(1e-4, 1e6);
-    const Vec3<double> centre =
-        random.unitVector<double>() * (size * random.logUniform(1e-3, isFloat ? 1e4 : 1e7));
-    const Vec3<double> a = centre + random.point<double>(size), b = centre + random.point<double>(size);
-    Vec3<double> c = centre + random.point<double>(size);
-    if (random.chance(0.03)) c = a + random.uniform(-2, 2) * (b - a) + random.point<double>(size * 1e-2);
-    triangle = {Vec3<T>(a), Vec3<T>(b), Vec3<T>(c)};
-    double along = random.uniform(-0.3, 1.3), across = random.uniform(-0.3, 1.3);
-    if (random.chance(0.5)) {  // inside
-        along = random.uniform(0, 1);
-        across = random.uniform(0, 1 - along);
-    }
-    // On an edge or at a vertex (within rounding): mostly inside the band, so counted as skipped; the
-    // watertightness tests below aim at edges and vertices on purpose.
-    if (random.chance(0.005)) across = 0;           // on edge ab
-    if (random.chance(0.005)) across = 1 - along;   // on edge bc
-    if (random.chance(0.0025)) along = across = 0;  // at vertex a
-    const Vec3<double> target = a + along * (b - a) + across * (c - a);
-    const Vec3<double> origin =
-        target + random.unitVector<double>() * (size * random.logUniform(0.1, isFloat ? 1e3 : 1e5));
-    const double speed = random.logUniform(1e-3, 1e3);
-    Vec3<double> direction = (target - origin) * speed;
-    if (random.chance(0.25)) direction = -direction;
-    ray = {Vec3<T>(origin), Vec3<T>(direction),
-           random.chance(0.4) ? unbounded<T> : T(random.uniform(0.1, 3) / speed)};
-}
-
 TYPED_TEST(RayTriangleTest, AgreesWithReferenceOnRandomCases) {
     using T = TypeParam;
     test::Random random(3001);
@@ -177,7 +144,7 @@ TYPED_TEST(RayTriangleTest, AgreesWithReferenceOnRandomCases) {
     for (int i = 0; i < kRandomCases; ++i) {
         RayPath<T> ray;
         Triangle<T> triangle;
-        randomCase(random, ray, triangle);
+        randomRayAndTriangle(random, ray, triangle);
         checkAgainstReference(ray, triangle, random.chance(0.3) ? FaceCulling::BackFaces : FaceCulling::None,
                               agreement);
     }
@@ -431,45 +398,6 @@ TYPED_TEST(RayTriangleTest, RegressionRayInPlaneIsNoHit) {
     EXPECT_EQ(hits, 0);
 }
 
-// A height-field grid of (cells + 1)^2 shared vertices, each quad split along its diagonal into two
-// counter-clockwise (seen from +z) triangles.
-template <class T> struct GridMesh {
-    int cells;
-    std::vector<Vec3<T>> vertices;
-
-    Vec3<T> vertex(int i, int j) const { return vertices[std::size_t(i * (cells + 1) + j)]; }
-
-    // The triangles of the quads around vertex (i, j): every triangle that has it as a vertex, and
-    // their neighbours.
-    std::vector<Triangle<T>> around(int i, int j) const {
-        std::vector<Triangle<T>> triangles;
-        for (int qi = i - 1; qi <= i + 1; ++qi) {
-            for (int qj = j - 1; qj <= j + 1; ++qj) {
-                const Vec3<T> v00 = vertex(qi, qj), v10 = vertex(qi + 1, qj), v11 = vertex(qi + 1, qj + 1),
-                              v01 = vertex(qi, qj + 1);
-                triangles.push_back({v00, v10, v11});
-                triangles.push_back({v00, v11, v01});
-            }
-        }
-        return triangles;
-    }
-};
-
-// Jitter moves vertices by up to 0.2 cells across and 0.2 cells in height, so that seen along the rays
-// used below (slopes up to 0.5) the grid never folds over.
-template <class T> GridMesh<T> jitteredGrid(test::Random& random, int cells, double cell,
-                                            const Vec3<double>& offset, bool jitter) {
-    GridMesh<T> mesh{cells, {}};
-    const double amount = jitter ? 0.2 * cell : 0;
-    for (int i = 0; i <= cells; ++i) {
-        for (int j = 0; j <= cells; ++j) {
-            const Vec3<double> flat(i * cell, j * cell, 0);
-            mesh.vertices.push_back(Vec3<T>(offset + flat + random.point<double>(amount)));
-        }
-    }
-    return mesh;
-}
-
 struct WatertightCount {
     int rays = 0;
     int missed = 0;    // no triangle hit: a leak
@@ -479,7 +407,7 @@ struct WatertightCount {
 
 // Rays aimed (within rounding) at a vertex of the grid or a point of one of the edges leaving it,
 // from above, in random directions: at least one of the triangles around must be hit.
-template <class T> void castAtSharedEdgesAndVertices(test::Random& random, const GridMesh<T>& mesh,
+template <class T> void castAtSharedEdgesAndVertices(test::Random& random, const TriangleGrid<T>& mesh,
                                                      double cell, int rays, WatertightCount& count) {
     for (int r = 0; r < rays; ++r) {
         const int i = 1 + int(random.uniform(0, mesh.cells - 2)),
@@ -522,7 +450,8 @@ TYPED_TEST(RayTriangleTest, RegressionRaysThroughSharedEdgesAndVerticesNeverLeak
     using T = TypeParam;
     test::Random random(3004);
     for (const double cell : {1e-4, 1.0, 1e5}) {
-        const GridMesh<T> mesh = jitteredGrid<T>(random, 64, cell, Vec3<double>(-3e3, 2e3, 5e2) * cell, true);
+        const TriangleGrid<T> mesh =
+            triangleGrid<T>(random, 64, cell, Vec3<double>(-3e3, 2e3, 5e2) * cell, true);
         WatertightCount count;
         castAtSharedEdgesAndVertices(random, mesh, cell, 20000, count);
         EXPECT_EQ(count.missed, 0) << "cell " << cell;
@@ -541,7 +470,7 @@ TYPED_TEST(RayTriangleTest, GridRaysHitNearTheirTargetOnly) {
     using T = TypeParam;
     test::Random random(3005);
     const double cell = 0.25;
-    const GridMesh<T> mesh = jitteredGrid<T>(random, 64, cell, Vec3<double>(100, -50, 20), true);
+    const TriangleGrid<T> mesh = triangleGrid<T>(random, 64, cell, Vec3<double>(100, -50, 20), true);
     std::vector<Triangle<T>> all;
     for (int i = 0; i < mesh.cells; ++i) {
         for (int j = 0; j < mesh.cells; ++j) {
@@ -572,7 +501,7 @@ TYPED_TEST(RayTriangleTest, GridRaysHitNearTheirTargetOnly) {
 TYPED_TEST(RayTriangleTest, RaysExactlyThroughSharedEdgesAndVerticesHitEveryNeighbour) {
     using T = TypeParam;
     test::Random random(3006);
-    const GridMesh<T> mesh = jitteredGrid<T>(random, 8, 0.5, Vec3<double>(-2, 4, 1), false);
+    const TriangleGrid<T> mesh = triangleGrid<T>(random, 8, 0.5, Vec3<double>(-2, 4, 1), false);
     for (int r = 0; r < 2000; ++r) {
         const int i = 2 + int(random.uniform(0, 4)), j = 2 + int(random.uniform(0, 4));
         const bool atVertex = random.chance(0.5);
@@ -659,152 +588,6 @@ TYPED_TEST(RayTriangleTest, RaysFromInsideAClosedMeshAlwaysLeaveIt) {
         std::cout << "radius " << radius << ": 3000 rays from inside, " << multiple
                   << " through an edge or vertex\n";
     }
-}
-
-// Triangles packed over shared vertices (packTriangles, trianglesRayMayHit, which a mesh tree's leaves
-// are tested with first): checks that the pack gives back the triangles bit for bit, that every
-// triangle it rules out is one intersectRayTriangle misses, with and without culling, on the ray
-// unbounded (the filter knows nothing of t), and that no bit is set past the triangles. Returns the
-// triangles it leaves (bit i: triangle i).
-template <class T> unsigned checkPacked(const RayPath<T>& ray, std::span<const Triangle<T>> triangles) {
-    const auto packed = packTriangles(triangles);
-    EXPECT_TRUE(packed);
-    const auto prepared = makeWatertightRay(RayPath<T>{ray.origin, ray.direction, unbounded<T>});
-    if (!packed || !prepared) return 0xFF;
-    const unsigned mayHit = trianglesRayMayHit(WatertightRayLanes<T>(*prepared), *packed);
-    EXPECT_EQ(mayHit >> triangles.size(), 0u);
-    for (std::size_t i = 0; i < triangles.size(); ++i) {
-        const Triangle<T>& triangle = triangles[i];
-        const Triangle<T> unpacked = packed->triangle(int(i));
-        EXPECT_TRUE(std::memcmp(&unpacked, &triangle, sizeof(Triangle<T>)) == 0);
-        if (mayHit >> i & 1) continue;
-        EXPECT_FALSE(intersectRayTriangle(*prepared, triangle)) << "ruled out: " << text(ray, triangle, {});
-        EXPECT_FALSE(intersectRayTriangle(*prepared, triangle, FaceCulling::BackFaces));
-    }
-    return mayHit;
-}
-
-TYPED_TEST(RayTriangleTest, PackingSharesVerticesEqualBitForBitAndRefusesWhatDoesNotFit) {
-    using T = TypeParam;
-    using Packed = SharedVertexTriangles<T>;
-    // A strip: triangle i over vertices i, i + 1, i + 2.
-    std::vector<Vec3<T>> strip;
-    for (int i = 0; i < 3 * Packed::maxTriangles + 2; ++i)
-        strip.emplace_back(T(i), T(i % 2), T(-i));
-    const auto stripTriangles = [&](int count, int step) {
-        std::vector<Triangle<T>> triangles;
-        for (int i = 0; i < count; ++i)
-            triangles.push_back({strip[std::size_t(step * i)], strip[std::size_t(step * i + 1)],
-                                 strip[std::size_t(step * i + 2)]});
-        return triangles;
-    };
-    const auto shared = packTriangles<T>(stripTriangles(Packed::maxTriangles, 1));
-    ASSERT_TRUE(shared);
-    EXPECT_EQ(shared->triangleCount, Packed::maxTriangles);
-    EXPECT_EQ(shared->blockCount, (Packed::maxTriangles + 2 + 3) / 4);  // each vertex once
-    // Separate triangles: 4 fit 12 vertices, 5 do not; nor do more than maxTriangles.
-    EXPECT_TRUE(packTriangles<T>(stripTriangles(4, 3)));
-    EXPECT_FALSE(packTriangles<T>(stripTriangles(5, 3)));
-    EXPECT_FALSE(packTriangles<T>(stripTriangles(Packed::maxTriangles + 1, 1)));
-    // -0 and +0 differ in their bits: two vertices, each given back as it was.
-    const std::vector<Triangle<T>> signedZeros{{Vec3<T>(T(0), 1, 1), Vec3<T>(1, 0, 0), Vec3<T>(0, 1, 0)},
-                                               {Vec3<T>(T(-0.0), 1, 1), Vec3<T>(1, 0, 0), Vec3<T>(0, 1, 0)}};
-    const auto zeros = packTriangles<T>(signedZeros);
-    ASSERT_TRUE(zeros);
-    EXPECT_TRUE(std::signbit(zeros->triangle(1).a.x));
-    EXPECT_FALSE(std::signbit(zeros->triangle(0).a.x));
-    // Rays through the strip: only misses ruled out; an empty pack rules out everything.
-    test::Random random(3010);
-    const std::vector<Triangle<T>> triangles = stripTriangles(Packed::maxTriangles, 1);
-    for (int r = 0; r < 1000; ++r) {
-        const Vec3<T> origin(T(random.uniform(-5, 15)), T(random.uniform(-5, 5)), T(random.uniform(-15, 5)));
-        const Vec3<T> target(T(random.uniform(0, 9)), T(random.uniform(0, 1)), T(random.uniform(-9, 0)));
-        checkPacked<T>(RayPath<T>{origin, target - origin, unbounded<T>}, triangles);
-    }
-    const auto empty = packTriangles<T>({});
-    ASSERT_TRUE(empty);
-    EXPECT_EQ(
-        trianglesRayMayHit(
-            WatertightRayLanes<T>(*makeWatertightRay(RayPath<T>{Vec3<T>(0), Vec3<T>(0, 0, 1), unbounded<T>})),
-            *empty),
-        0u);
-}
-
-// Random cases, each ray against its triangle, the triangle's vertices rotated, its winding reversed
-// and its neighbours across each edge (two of them also reversed): only misses are ruled out, and every
-// triangle whose line misses it farther than the tangency band is.
-TYPED_TEST(RayTriangleTest, PackedRulesOutOnlyTrianglesTheRayMisses) {
-    using T = TypeParam;
-    test::Random random(3008);
-    int clearMisses = 0, ruledOut = 0;
-    for (int i = 0; i < kRandomCases / 4; ++i) {
-        RayPath<T> ray;
-        Triangle<T> t;
-        randomCase(random, ray, t);
-        const Triangle<T> acrossBc{t.c, t.b, t.b + t.c - t.a}, acrossCa{t.a, t.c, t.c + t.a - t.b},
-            acrossAb{t.b, t.a, t.a + t.b - t.c};
-        const std::array<Triangle<T>, 8> triangles{t,
-                                                   Triangle<T>{t.b, t.c, t.a},
-                                                   Triangle<T>{t.a, t.c, t.b},
-                                                   acrossBc,
-                                                   acrossCa,
-                                                   acrossAb,
-                                                   Triangle<T>{acrossCa.a, acrossCa.c, acrossCa.b},
-                                                   Triangle<T>{acrossAb.b, acrossAb.a, acrossAb.c}};
-        const unsigned mayHit = checkPacked<T>(ray, triangles);
-        for (int k = 0; k < 8; ++k) {
-            const ref::RealTriangle exact = ref::widen(triangles[std::size_t(k)]);
-            const RealVec3 origin = widen(ray.origin), direction = widen(ray.direction);
-            const Real scale = std::max({glm::length(exact.a - origin), glm::length(exact.b - origin),
-                                         glm::length(exact.c - origin)});
-            if (ref::crossLine(exact, origin, direction).crosses ||
-                ref::distanceToAmbiguity(exact, origin, direction, unbounded<Real>) <=
-                    kBandUlps * unitRoundoff<T> * scale)
-                continue;
-            ++clearMisses;
-            ruledOut += !(mayHit >> k & 1);
-        }
-    }
-    EXPECT_GT(clearMisses, kRandomCases / 4);
-    EXPECT_EQ(ruledOut, clearMisses);
-}
-
-// Rays through shared edges and vertices of jittered grids, and exactly through those of an exact grid
-// (edge functions exactly 0): every triangle around that the ray hits is left to the full test.
-TYPED_TEST(RayTriangleTest, PackedLeavesEveryTriangleThroughEdgesAndVertices) {
-    using T = TypeParam;
-    test::Random random(3009);
-    int hits = 0;
-    const auto checkAround = [&](const GridMesh<T>& mesh, int i, int j, const RayPath<T>& ray) {
-        const std::vector<Triangle<T>> around = mesh.around(i, j);
-        constexpr std::size_t packSize = SharedVertexTriangles<T>::maxTriangles;  // 8 triangles, 10 vertices
-        for (std::size_t first = 0; first < around.size(); first += packSize) {
-            const auto triangles = std::span<const Triangle<T>>(around).subspan(
-                first, std::min(packSize, around.size() - first));
-            const unsigned mayHit = checkPacked<T>(ray, triangles);
-            for (std::size_t k = 0; k < triangles.size(); ++k) {
-                const bool hit = intersectRayTriangle(ray, triangles[k]).has_value();
-                hits += hit;
-                EXPECT_TRUE(!hit || (mayHit >> k & 1)) << text(ray);
-            }
-        }
-    };
-    const GridMesh<T> jittered = jitteredGrid<T>(random, 16, 0.5, Vec3<double>(30, -20, 5), true);
-    const GridMesh<T> exact = jitteredGrid<T>(random, 8, 0.5, Vec3<double>(-2, 4, 1), false);
-    for (int r = 0; r < 2000; ++r) {
-        const bool exactGrid = r % 2 == 0;
-        const GridMesh<T>& mesh = exactGrid ? exact : jittered;
-        const int i = 2 + int(random.uniform(0, mesh.cells - 4)),
-                  j = 2 + int(random.uniform(0, mesh.cells - 4));
-        const bool atVertex = random.chance(0.5);
-        const Vec3<T> target =
-            atVertex ? mesh.vertex(i, j) : (mesh.vertex(i, j) + mesh.vertex(i + 1, j + 1)) / T(2);
-        const Vec3<T> direction = exactGrid ? Vec3<T>(T(std::floor(random.uniform(-3, 4))),
-                                                      T(std::floor(random.uniform(-3, 4))), -4)
-                                            : Vec3<T>(T(random.uniform(-2, 2)), T(random.uniform(-2, 2)), -4);
-        checkAround(mesh, i, j, RayPath<T>{target - T(4) * direction, direction, unbounded<T>});
-    }
-    EXPECT_GT(hits, 2000);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
+#include "analytic/world.hpp"
 #include "support/grid_mesh.hpp"
 #include "support/test_support.hpp"
 

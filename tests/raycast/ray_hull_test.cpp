@@ -34,6 +34,7 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
+#include "analytic/world.hpp"
 #include "raycast/hull_raycast.hpp"
 #include "reference/ray_convex_reference.hpp"
 #include "reference/ray_round_reference.hpp"

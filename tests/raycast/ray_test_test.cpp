@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "analytic/ray_test.hpp"
+#include "analytic/world.hpp"
 #include "reference/ray_box_reference.hpp"
 #include "reference/ray_cone_reference.hpp"
 #include "reference/ray_round_reference.hpp"

@@ -27,6 +27,7 @@
 #include "analytic/plugin.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
+#include "analytic/world.hpp"
 #include "support/our_contacts.hpp"
 
 namespace {

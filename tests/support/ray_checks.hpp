@@ -22,6 +22,7 @@
 
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
+#include "analytic/world.hpp"
 #include "support/grid_mesh.hpp"
 
 namespace analytic::test {

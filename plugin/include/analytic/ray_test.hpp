@@ -32,25 +32,10 @@
 #pragma once
 
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
-#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
 
 namespace analytic {
 
 void rayTest(const btCollisionWorld& world, const btVector3& from, const btVector3& to,
              btCollisionWorld::RayResultCallback& callback);
-
-// Any Bullet world class with its virtual rayTest answered by analytic::rayTest; everything else is
-// Base's (same constructors). A user switches by changing the world's type name.
-template <class Base> class World : public Base {
-public:
-    using Base::Base;
-
-    void rayTest(const btVector3& from, const btVector3& to,
-                 btCollisionWorld::RayResultCallback& callback) const override {
-        analytic::rayTest(*this, from, to, callback);
-    }
-};
-
-using DiscreteDynamicsWorld = World<btDiscreteDynamicsWorld>;
 
 }  // namespace analytic

@@ -31,7 +31,7 @@
 // it, then the farthest on either side of the line through those two (the largest area).
 #pragma once
 
-#include "kernels.hpp"
+#include "narrowphase/kernels.hpp"
 
 namespace analytic::narrowphase {
 

@@ -32,7 +32,7 @@
 // fresh pair, or one-sided and coming from behind) is not pushed through it.
 #pragma once
 
-#include "kernels.hpp"
+#include "narrowphase/kernels.hpp"
 
 namespace analytic::narrowphase {
 

@@ -14,7 +14,7 @@
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/sphere_sweep.hpp"
-#include "pair_algorithm.hpp"
+#include "narrowphase/pair_algorithm.hpp"
 
 namespace analytic::narrowphase {
 

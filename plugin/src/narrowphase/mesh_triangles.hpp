@@ -22,7 +22,7 @@
 #include <span>
 
 #include "analytic/plugin.hpp"
-#include "kernels.hpp"
+#include "narrowphase/kernels.hpp"
 
 namespace analytic::narrowphase {
 

@@ -16,7 +16,7 @@
 #include <concepts>
 #include <new>
 
-#include "contact_sink.hpp"
+#include "narrowphase/contact_sink.hpp"
 
 namespace analytic::narrowphase {
 

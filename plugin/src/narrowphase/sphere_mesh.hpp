@@ -31,7 +31,7 @@
 // since a triangle in front of which the centre lies pushes it, if there is one.
 #pragma once
 
-#include "kernels.hpp"
+#include "narrowphase/kernels.hpp"
 
 namespace analytic::narrowphase {
 

@@ -8,7 +8,7 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 
-#include "ray_targets.hpp"
+#include "raycast/ray_targets.hpp"
 
 namespace analytic::raycast {
 

@@ -9,8 +9,8 @@
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btConcaveShape.h>
 
-#include "dbvt_walk.hpp"
-#include "ray_targets.hpp"
+#include "raycast/dbvt_walk.hpp"
+#include "raycast/ray_targets.hpp"
 
 namespace analytic::raycast {
 

@@ -16,8 +16,9 @@
 
 #include "analytic/geometry/primitives.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
-#include "triangle_reporter.hpp"
-#include "wide_bvh.hpp"
+#include "raycast/triangle_lanes.hpp"
+#include "raycast/triangle_reporter.hpp"
+#include "raycast/wide_bvh.hpp"
 
 namespace analytic::raycast {
 

@@ -8,16 +8,18 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/ray_batch.hpp"
-#include "dbvt_walk.hpp"
-#include "mesh_tree.hpp"
-#include "ray_targets.hpp"
-#include "wide_bvh.hpp"
+#include "raycast/dbvt_walk.hpp"
+#include "raycast/mesh_tree.hpp"
+#include "raycast/ray_targets.hpp"
+#include "raycast/wide_bvh.hpp"
 
 namespace analytic::raycast {
 
@@ -73,3 +75,19 @@ private:
 };
 
 }  // namespace analytic::raycast
+
+namespace analytic {
+
+// What a BatchCache keeps between batches: RayScene reads and replaces it, under its mutex.
+struct BatchCache::Kept {
+    std::mutex mutex;
+    const btCollisionWorld* world = nullptr;  // the world the rest was kept for
+    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> meshTrees;
+    // The world's tree, the objects' boxes it was built over and the ray reach it covers.
+    std::shared_ptr<const raycast::WideBvh> worldTree;
+    std::vector<Aabb<raycast::Scalar>> worldBoxes;
+    raycast::Scalar worldReach = 0;
+    std::size_t worldTreeBuilds = 0;
+};
+
+}  // namespace analytic

@@ -13,7 +13,7 @@
 
 #include "analytic/geometry/primitives.hpp"
 #include "analytic/geometry/ray_cone.hpp"
-#include "hull_raycast.hpp"
+#include "raycast/hull_raycast.hpp"
 
 namespace analytic::raycast {
 

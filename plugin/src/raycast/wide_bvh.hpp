@@ -20,7 +20,8 @@
 #include <vector>
 
 #include "analytic/geometry/ray_box.hpp"
-#include "dbvt_walk.hpp"
+#include "raycast/box_lanes.hpp"
+#include "raycast/dbvt_walk.hpp"
 
 namespace analytic::raycast {
 

@@ -5,9 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
 #include <span>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -17,30 +15,6 @@
 #include "raycast/worker_pool.hpp"
 
 namespace analytic {
-
-struct BatchCache::Kept {
-    std::mutex mutex;
-    const btCollisionWorld* world = nullptr;  // the world the rest was kept for
-    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> meshTrees;
-    // The world's tree, the objects' boxes it was built over and the ray reach it covers.
-    std::shared_ptr<const raycast::WideBvh> worldTree;
-    std::vector<Aabb<raycast::Scalar>> worldBoxes;
-    raycast::Scalar worldReach = 0;
-    std::size_t worldTreeBuilds = 0;
-};
-
-BatchCache::BatchCache() : kept_(std::make_unique<Kept>()) {}
-BatchCache::~BatchCache() = default;
-
-std::size_t BatchCache::meshTreeCount() const {
-    const std::lock_guard lock(kept_->mutex);
-    return kept_->meshTrees.size();
-}
-
-std::size_t BatchCache::worldTreeBuilds() const {
-    const std::lock_guard lock(kept_->mutex);
-    return kept_->worldTreeBuilds;
-}
 
 namespace raycast {
 
