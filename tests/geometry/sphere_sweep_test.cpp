@@ -760,9 +760,19 @@ TYPED_TEST(SphereSweepTest, TriangleEdgesAndVertices) {
               Real(0.4), c + RealVec3(1, 0, 0), RealVec3(0, 0, 1), false);
     expectHit(sweepSphereTriangle(pathFrom(o + Vec3<T>(0, 0, 5), Vec3<T>(0, 0, -10)), T(1), triangle),
               Real(0.4), c, RealVec3(0, 0, 1), false);
-    // Collinear vertices: no triangle.
-    EXPECT_FALSE(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, 0, 5), Vec3<T>(0, 0, -10)), T(1),
-                                     Triangle<T>{o, o + Vec3<T>(1, 1, 1), o + Vec3<T>(2, 2, 2)}));
+    // Collinear vertices (a degenerate triangle): the segment's capsule. The centre (1, 0, z) is at distance
+    // 1 from the line through (1, 1, 1) when z^2 - z - 1/2 = 0, nearest to it at (1 + z) / 3 along each axis.
+    const Real z = (1 + std::sqrt(Real(3))) / 2, s = (1 + z) / 3;
+    const Triangle<T> collinear{o, o + Vec3<T>(1, 1, 1), o + Vec3<T>(2, 2, 2)};
+    expectHit(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, 0, 5), Vec3<T>(0, 0, -10)), T(1), collinear),
+              (5 - z) / 10, c + RealVec3(s, s, s), RealVec3(1 - s, -s, z - s), false);
+    // One-sided, a degenerate triangle has no front: its neighbours in the mesh decide.
+    EXPECT_FALSE(sweepSphereTriangle(pathFrom(o + Vec3<T>(1, 0, 5), Vec3<T>(0, 0, -10)), T(1), collinear,
+                                     FaceCulling::BackFaces));
+    // All three vertices at one point: its sphere, met head-on.
+    expectHit(
+        sweepSphereTriangle(pathFrom(o + Vec3<T>(0, 0, 5), Vec3<T>(0, 0, -10)), T(1), Triangle<T>{o, o, o}),
+        Real(0.4), c, RealVec3(0, 0, 1), false);
 }
 
 // PhysX issue #501: a triangle sweep that picks one edge capsule or vertex sphere by a heuristic (the

@@ -46,6 +46,7 @@
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/primitives.hpp"
+#include "analytic/geometry/triangle.hpp"
 
 namespace analytic {
 
@@ -190,16 +191,13 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
     const Vec3<T> edgesSquared(glm::dot(edges[0], edges[0]), glm::dot(edges[1], edges[1]),
                                glm::dot(edges[2], edges[2]));
     const T longestSquared = std::max({edgesSquared[0], edgesSquared[1], edgesSquared[2]});
-    // The area vector from the two shorter edges (any two consecutive edges give it exactly): two long
-    // edges of a needle nearly cancel, and the normal's rounding, times the far vertex's distance, moves
-    // the plane (a needle 1e9 long in double: by 0.15).
-    const int longest = edgesSquared[0] == longestSquared ? 0 : edgesSquared[1] == longestSquared ? 1 : 2;
-    const Vec3<T> area = glm::cross(edges[(longest + 1) % 3], edges[(longest + 2) % 3]);
-    const T areaSquared = glm::dot(area, area);
-    const T sine = detail::degenerateTriangleSine<T>;
-    if (!isFinite(areaSquared) || !isFinite(longestSquared) ||
-        !(areaSquared > sine * sine * longestSquared * longestSquared))
-        return std::nullopt;
+    // The normal from the two shorter edges (triangle.hpp): two long edges of a needle nearly cancel, and
+    // the normal's rounding, times the far vertex's distance, moves the plane (a needle 1e9 long in
+    // double: by 0.15). A triangle with no usable face gives no contact: its edges are its neighbours'.
+    const TriangleFrame<T> frame = triangleFrame(Triangle<T>{v[0], v[1], v[2]});
+    if (!frame.hasFace()) return std::nullopt;
+    const Vec3<T>& area = frame.normal;
+    const T areaSquared = frame.normalSquared;
     const T longestEdge = std::sqrt(longestSquared);
     // The bias is a share of the box's size: a triangle far larger than the box (a terrain's, or a needle
     // through it) would otherwise let its normal win over axes overlapping less by as much as 0.1% of its

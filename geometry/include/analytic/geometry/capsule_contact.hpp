@@ -232,12 +232,12 @@ inline std::optional<SegmentTrianglePair<T>> closestPointsSegmentTriangle(const 
                                                                           const Vec3<T>& p1,
                                                                           const Triangle<T>& triangle) {
     if (!detail::isValidSegmentTriangle(p0, p1, triangle)) return std::nullopt;
-    const detail::TriangleFrame<T> frame = detail::triangleFrame(triangle);
+    const TriangleFrame<T> frame = triangleFrame(triangle);
     const auto edges = detail::nearestEdgePair(p0, p1, triangle);
     if (!edges) return std::nullopt;
     SegmentTrianglePair<T> result{edges->pair.s, edges->pair.pointOnP, edges->pair.pointOnQ,
                                   detail::edgeFeature(edges->edge, edges->pair.t)};
-    if (!frame.degenerate) {
+    if (frame.hasFace()) {
         const detail::FacePart<T> part = detail::facePart(p0, p1, triangle, frame);
         if (part.exists) {
             const T h0 = part.scaledHeight[0], h1 = part.scaledHeight[1];
@@ -290,8 +290,8 @@ inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Cap
     if (glm::any(glm::greaterThan(low - reachFromAxis, box.max)) ||
         glm::any(glm::lessThan(high + reachFromAxis, box.min)))
         return std::nullopt;
-    const detail::TriangleFrame<T> frame = detail::triangleFrame(triangle);
-    if (frame.degenerate) return std::nullopt;
+    const TriangleFrame<T> frame = triangleFrame(triangle);
+    if (!frame.hasFace()) return std::nullopt;
     // Cheap rejection: both ends of the axis beyond reach of the plane on one side (heights times
     // |normal|, with a margin of roundings so that a capsule exactly in reach is never rejected).
     const T scaledHeightA = glm::dot(frame.normal, capsule.a - triangle.a);

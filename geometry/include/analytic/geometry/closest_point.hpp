@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "analytic/geometry/numeric.hpp"
+#include "analytic/geometry/triangle.hpp"
 
 namespace analytic {
 
@@ -110,53 +111,6 @@ template <class T>
 
 template <class T> inline Vec3<T> pointOnSegment(const Vec3<T>& a, const Vec3<T>& b, T s) {
     return s == T(1) ? b : a + s * (b - a);
-}
-
-// A normal computed as the cross product of two edges is known to about unitRoundoff / sin(angle
-// between them), and which side of an edge a point lies on to about unitRoundoff / sin(the smallest
-// angle): below this sine for the smallest angle the triangle counts as degenerate (a segment, a point,
-// or a needle thinner than the rounding of its coordinates, whose face region rounding cannot tell from
-// its vertex regions): its closest points come from its edges, which are within this fraction of the
-// longest edge of the true ones. So does a triangle too small for that test (its edges' fourth powers
-// times this sine squared below the normal numbers: edges under about 3e-7 in float, 1e-70 in double).
-template <class T> constexpr T degenerateTriangleSine = 16 * unitRoundoff<T>;
-
-constexpr int nextVertex(int vertex) { return vertex == 2 ? 0 : vertex + 1; }
-constexpr int previousVertex(int vertex) { return vertex == 0 ? 2 : vertex - 1; }
-
-// Vertex i (a, b, c). Where an edge or offset is wanted by index, it is recomputed from the vertices
-// selected here, never read from an array of computed vectors: such an array lives in memory, where
-// it stalls as above.
-template <class T> inline const Vec3<T>& vertexOf(const Triangle<T>& triangle, int vertex) {
-    return vertex == 0 ? triangle.a : vertex == 1 ? triangle.b : triangle.c;
-}
-
-// A triangle's normal, the same for every query.
-template <class T> struct TriangleFrame {
-    Vec3<T> normal;  // (b - a) x (c - a), not normalised, from the two shortest edges
-    T normalSquared;
-    bool degenerate;
-};
-
-// The normal is taken from the two shortest edges, which meet at the largest angle: the most accurate
-// choice.
-template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(const Triangle<T>& triangle) {
-    const Vec3<T> ab = triangle.b - triangle.a, bc = triangle.c - triangle.b, ca = triangle.a - triangle.c;
-    const T abSquared = glm::dot(ab, ab), bcSquared = glm::dot(bc, bc), caSquared = glm::dot(ca, ca);
-    const T pairAtA = caSquared * abSquared, pairAtB = abSquared * bcSquared, pairAtC = bcSquared * caSquared;
-    const int vertex = pairAtB <= pairAtA && pairAtB <= pairAtC ? 1 : pairAtC <= pairAtA ? 2 : 0;
-    const Vec3<T>& at = vertexOf(triangle, vertex);
-    TriangleFrame<T> frame;
-    frame.normal = glm::cross(at - vertexOf(triangle, previousVertex(vertex)),
-                              vertexOf(triangle, nextVertex(vertex)) - at);
-    frame.normalSquared = glm::dot(frame.normal, frame.normal);
-    const T sineBound = degenerateTriangleSine<T>;
-    const T areaBound = sineBound * sineBound * std::max({pairAtA, pairAtB, pairAtC});
-    // A bound below the normal numbers (edges under 1e-70 in double, 3e-7 in float) decides nothing: the
-    // fourth powers have lost their digits, and so has a plane through such a triangle. Its edges,
-    // whose squares are still exact enough, give its closest points.
-    frame.degenerate = !(frame.normalSquared > areaBound) || !(areaBound >= std::numeric_limits<T>::min());
-    return frame;
 }
 
 // Whether the sphere is certainly clear of the triangle's bounding box, hence of the triangle. The
@@ -357,9 +311,9 @@ template <class T>
 inline std::optional<TrianglePoint<T>> closestPointOnTriangle(const Vec3<T>& point,
                                                               const Triangle<T>& triangle) {
     if (!detail::allFinite(point, triangle.a, triangle.b, triangle.c)) return std::nullopt;
-    const detail::TriangleFrame<T> frame = detail::triangleFrame(triangle);
+    const TriangleFrame<T> frame = triangleFrame(triangle);
     const detail::TriangleRegion<T> region =
-        frame.degenerate ? detail::TriangleRegion<T>{detail::nearestEdge(point, triangle), {}}
+        !frame.hasFace() ? detail::TriangleRegion<T>{detail::nearestEdge(point, triangle), {}}
                          : detail::triangleRegion(point, triangle, frame);
     TrianglePoint<T> result;
     if (region.edge < 0) {
@@ -505,8 +459,8 @@ inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& 
     // radius fails the plane test, an infinite radius gives an infinite depth (not finite); only a
     // negative radius needs its own test.
     if (detail::isBeyondBoundingBox(sphere, triangle)) return std::nullopt;
-    const detail::TriangleFrame<T> frame = detail::triangleFrame(triangle);
-    if (frame.degenerate) return std::nullopt;
+    const TriangleFrame<T> frame = triangleFrame(triangle);
+    if (!frame.hasFace()) return std::nullopt;
     const Vec3<T>& centre = sphere.center;
     const T scaledHeight = glm::dot(frame.normal, centre - triangle.a);  // height * |normal|
     const T radiusSquared = sphere.radius * sphere.radius;

@@ -27,6 +27,7 @@
 
 #include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/support.hpp"
+#include "analytic/geometry/triangle.hpp"
 
 namespace analytic {
 
@@ -332,8 +333,7 @@ template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectT
     using namespace plane_tests_detail;
     std::optional<TrianglePlaneIntersection<T>> result;  // built in place, as intersectRayPlane explains
     if (!isValidPlane(plane) || !detail::allFinite(triangle.a, triangle.b, triangle.c) ||
-        !isValidSize(relativeTolerance) ||
-        glm::cross(triangle.b - triangle.a, triangle.c - triangle.a) == Vec3<T>(0))
+        !isValidSize(relativeTolerance) || triangleFrame(triangle).degenerate)
         return result;
     // Pointers, not copies: copying the vertices into an array stalls on store forwarding.
     const std::array<const Vec3<T>*, 3> vertices{&triangle.a, &triangle.b, &triangle.c};

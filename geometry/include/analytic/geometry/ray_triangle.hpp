@@ -32,6 +32,7 @@
 #include <type_traits>
 
 #include "analytic/geometry/numeric.hpp"
+#include "analytic/geometry/triangle.hpp"
 
 namespace analytic {
 
@@ -101,59 +102,6 @@ template <class T> ShearedVertex<T> shearVertex(const WatertightRay<T>& ray, con
             component(relative, ray.ky) - ray.shearY * along};
 }
 
-// The triangle's normal (b - a) x (c - a), computed at the vertex opposite the longest edge (from the
-// two shortest edges, which rounds least: a needle triangle keeps an accurate normal), with what the
-// rounding bound needs.
-template <class T> struct GeometricNormal {
-    Vec3<T> normal;
-    Vec3<T> corner;     // the vertex the two edges start from
-    T edgeProductNorm;  // |edge1|_inf * |edge2|_inf: the scale of the normal's rounding error
-};
-
-// The edge multiplied by a power of two (exactly) so that its largest component lies in [1, 2).
-template <class T> Vec3<T> scaledToUnit(const Vec3<T>& edge, T length) {
-    if (length == T(0)) return edge;
-    const int exponent = -std::ilogb(length);
-    return {std::ldexp(edge.x, exponent), std::ldexp(edge.y, exponent), std::ldexp(edge.z, exponent)};
-}
-
-// first x second at corner, each edge scaled to unit size first: where their products would be
-// subnormal (an edge 1e-45 long in float) or overflow, the rounding of each product is no longer
-// relative and the normal's direction is lost; scaling changes its length, not its direction. Rare: kept
-// out of the hit path's code.
-template <class T>
-[[gnu::noinline, gnu::cold]] GeometricNormal<T> scaledCornerNormal(const Vec3<T>& first, T firstLength,
-                                                                   const Vec3<T>& second, T secondLength,
-                                                                   const Vec3<T>& corner) {
-    const Vec3<T> scaledFirst = scaledToUnit(first, firstLength);
-    const Vec3<T> scaledSecond = scaledToUnit(second, secondLength);
-    return {glm::cross(scaledFirst, scaledSecond), corner,
-            maxAbsComponent(scaledFirst) * maxAbsComponent(scaledSecond)};
-}
-
-// first x second at corner.
-template <class T> GeometricNormal<T> cornerNormal(const Vec3<T>& first, T firstLength, const Vec3<T>& second,
-                                                   T secondLength, const Vec3<T>& corner) {
-    const T product = firstLength * secondLength;
-    if (product >= std::numeric_limits<T>::min() && product <= std::numeric_limits<T>::max()) [[likely]]
-        return {glm::cross(first, second), corner, product};
-    return scaledCornerNormal(first, firstLength, second, secondLength, corner);
-}
-
-template <class T> GeometricNormal<T> geometricNormal(const Triangle<T>& triangle) {
-    const Vec3<T> ab = triangle.b - triangle.a;
-    const Vec3<T> bc = triangle.c - triangle.b;
-    const Vec3<T> ca = triangle.a - triangle.c;
-    const T lengthAb = maxAbsComponent(ab);
-    const T lengthBc = maxAbsComponent(bc);
-    const T lengthCa = maxAbsComponent(ca);
-    // Each cyclic corner gives the same normal: (b-a)x(c-a) = (c-b)x(a-b) = (a-c)x(b-c).
-    if (lengthBc >= lengthAb && lengthBc >= lengthCa)
-        return cornerNormal(ab, lengthAb, -ca, lengthCa, triangle.a);
-    if (lengthCa >= lengthAb) return cornerNormal(bc, lengthBc, -ab, lengthAb, triangle.b);
-    return cornerNormal(ca, lengthCa, -bc, lengthBc, triangle.c);
-}
-
 // The ray lies in the triangle's plane within rounding: approach = normal . direction and height =
 // normal . (corner - origin) are both within their rounding bounds of 0. A dot product of the computed
 // normal with a vector w is off by less than 48 u |edge1| |edge2| |w| (each normal component by 8 u
@@ -162,9 +110,9 @@ template <class T> GeometricNormal<T> geometricNormal(const Triangle<T>& triangl
 // this test for every ray: zero-area triangles are no hit.
 template <class T> constexpr T planeRoundingBound = 96 * unitRoundoff<T>;
 
-template <class T> bool liesInPlane(const GeometricNormal<T>& geometric, T approach, T height,
+template <class T> bool liesInPlane(const TriangleFrame<T>& frame, T approach, T height,
                                     const WatertightRay<T>& ray, const Vec3<T>& toCorner) {
-    const T bound = planeRoundingBound<T> * geometric.edgeProductNorm;
+    const T bound = planeRoundingBound<T> * frame.edgeProductNorm;
     return std::abs(approach) <= bound * maxAbsComponent(ray.direction) &&
            std::abs(height) <= bound * maxAbsComponent(toCorner);
 }
@@ -248,15 +196,15 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
     // The line crosses the triangle (this path is off the many misses of a mesh ray cast). t comes from
     // the plane through the accurate normal rather than from interpolating the sheared vertices' depths
     // with the weights: those lose accuracy on thin triangles, the plane does not.
-    if (!isFinite(triangle.a) || !isFinite(triangle.b) || !isFinite(triangle.c)) return std::nullopt;
-    const detail::GeometricNormal<T> geometric = detail::geometricNormal(triangle);
-    const Vec3<T> toCorner = geometric.corner - ray.origin;
-    const T approach = glm::dot(geometric.normal, ray.direction);
-    const T height = glm::dot(geometric.normal, toCorner);
+    const TriangleFrame<T> frame = triangleFrame(triangle);
+    if (frame.degenerate) return std::nullopt;  // a vertex not finite is degenerate too
+    const Vec3<T> toCorner = detail::vertexOf(triangle, frame.corner) - ray.origin;
+    const T approach = glm::dot(frame.normal, ray.direction);
+    const T height = glm::dot(frame.normal, toCorner);
     const T t = height / approach;
     // An approach that overflowed (a long ray) would make t 0 whatever the height.
     if (!(std::isfinite(t) && std::isfinite(approach) && t >= T(0) && t <= ray.maxT)) return std::nullopt;
-    if (detail::liesInPlane(geometric, approach, height, ray, toCorner)) return std::nullopt;
+    if (detail::liesInPlane(frame, approach, height, ray, toCorner)) return std::nullopt;
     const T inverseDeterminant = T(1) / determinant;
     // A determinant whose reciprocal overflows (a triangle whose sheared products are subnormal): the
     // weights divided by it instead, each quotient at most 1.
@@ -268,7 +216,7 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
                           smallDeterminant ? weightB / determinant : weightB * inverseDeterminant,
                           smallDeterminant ? weightC / determinant : weightC * inverseDeterminant,
                           point,
-                          unitVector(geometric.normal),
+                          unitVector(frame.normal),
                           determinant > T(0)};
 }
 

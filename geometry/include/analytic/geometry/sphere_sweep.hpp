@@ -31,6 +31,7 @@
 #include "analytic/geometry/ray_capsule.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
+#include "analytic/geometry/triangle.hpp"
 
 namespace analytic {
 
@@ -329,35 +330,42 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T r
     using namespace sphere_sweep_detail;
     if (!isValidSweep(path, radius) || !isFinite(target.a) || !isFinite(target.b) || !isFinite(target.c))
         return std::nullopt;
-    const Vec3<T> areaNormal = glm::cross(target.b - target.a, target.c - target.a);
-    if (areaNormal == Vec3<T>(0) || !isFinite(areaNormal)) return std::nullopt;
-    const Vec3<T> frontNormal = unitVector(areaNormal);
-    const T signedDistance = glm::dot(frontNormal, path.origin - target.a);
-    const T normalSpeed = glm::dot(frontNormal, path.direction);
-    if (culling == FaceCulling::BackFaces && (signedDistance < T(0) || normalSpeed > T(0)))
-        return std::nullopt;
+    const TriangleFrame<T> frame = triangleFrame(target);
     const auto contactAtStart = [&]() -> std::optional<Contact<T>> {
         const std::optional<TriangleContact<T>> contact =
             sphereTriangleContact(Sphere<T>{path.origin, radius}, target);
         if (!contact) return std::nullopt;
         return contact->contact;
     };
-    const T height = std::abs(signedDistance);
-    if (height <= radius) {
-        if (const std::optional<Contact<T>> contact = contactAtStart()) return hitAtStart(*contact);
-    } else if (!(signedDistance * normalSpeed < T(0))) {
-        return std::nullopt;  // clear of the plane and not approaching it
-    } else {
-        // The face can be the first contact only now: the sphere's lowest point meets the triangle.
-        const Vec3<T> faceNormal = signedDistance > T(0) ? frontNormal : -frontNormal;
-        const std::optional<TriangleHit<T>> face = intersectRayTriangle(
-            RayPath<T>{path.origin - radius * faceNormal, path.direction, path.maxT}, target);
-        // The hit's normal is the ray test's, computed from the triangle's shortest edges (sharper for
-        // needles than frontNormal).
-        if (face)
-            return SphereSweepHit<T>{face->t, face->point,
-                                     signedDistance > T(0) ? face->normal : -face->normal, face->t == T(0)};
+    if (!frame.degenerate) {
+        const Vec3<T> frontNormal = unitVector(frame.normal);
+        const T signedDistance = glm::dot(frontNormal, path.origin - target.a);
+        const T normalSpeed = glm::dot(frontNormal, path.direction);
+        if (culling == FaceCulling::BackFaces && (signedDistance < T(0) || normalSpeed > T(0)))
+            return std::nullopt;
+        const T height = std::abs(signedDistance);
+        if (height <= radius) {
+            if (const std::optional<Contact<T>> contact = contactAtStart()) return hitAtStart(*contact);
+        } else if (!(signedDistance * normalSpeed < T(0))) {
+            return std::nullopt;  // clear of the plane and not approaching it
+        } else {
+            // The face can be the first contact only now: the sphere's lowest point meets the triangle.
+            const Vec3<T> faceNormal = signedDistance > T(0) ? frontNormal : -frontNormal;
+            const std::optional<TriangleHit<T>> face = intersectRayTriangle(
+                RayPath<T>{path.origin - radius * faceNormal, path.direction, path.maxT}, target);
+            if (face)
+                return SphereSweepHit<T>{face->t, face->point,
+                                         signedDistance > T(0) ? face->normal : -face->normal,
+                                         face->t == T(0)};
+        }
+    } else if (culling == FaceCulling::BackFaces || !isFinite(target.b - target.a) ||
+               !isFinite(target.c - target.b) || !isFinite(target.a - target.c)) {
+        // No face, so no front: one-sided, its neighbours' faces and edges decide. Edges that overflow
+        // leave nothing to sweep.
+        return std::nullopt;
     }
+    // The edges: the first contact where the face gave none, and all that a degenerate triangle (a segment,
+    // a point, a needle) has.
     if (path.direction == Vec3<T>(0)) return std::nullopt;
     const Vec3<T> from[3] = {target.a, target.b, target.c};
     const Vec3<T> to[3] = {target.b, target.c, target.a};

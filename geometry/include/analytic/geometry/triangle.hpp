@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Zlib
+// A triangle's normal, and when a triangle is degenerate: the one definition that every test of the core
+// (rays, closest points, contacts, box against triangle, plane cuts, sweeps) uses.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "analytic/geometry/numeric.hpp"
+
+namespace analytic {
+
+// A normal computed as the cross product of two edges is known to about unitRoundoff / sin(angle between
+// them), and which side of an edge a point lies on to about unitRoundoff / sin(smallest angle). A triangle
+// is degenerate when the sine of its smallest angle is below this: a segment, a point, or a needle
+// thinner than the rounding of its coordinates, whose face rounding cannot tell from its edges. Its
+// neighbours in a mesh share its edges, so a degenerate triangle adds nothing they do not cover to within
+// this fraction of its longest edge.
+template <class T> constexpr T degenerateTriangleSine = 16 * unitRoundoff<T>;
+
+// A triangle's normal and whether it is degenerate.
+template <class T> struct TriangleFrame {
+    // The cross product of the two shortest edges, at the vertex where they meet (the largest angle: the
+    // most accurate choice), oriented as (b - a) x (c - a). Not normalised.
+    Vec3<T> normal;
+    T normalSquared;
+    int corner;  // that vertex: 0 (a), 1 (b) or 2 (c)
+    // The normal's rounding scale: the product of the largest components of the two edges crossed.
+    T edgeProductNorm;
+    // The sine of the smallest angle is below degenerateTriangleSine (decided at every finite scale), or a
+    // vertex is not finite, or the edges overflow.
+    bool degenerate;
+    // The edges' squares or their products leave the normal numbers (edges under about 3e-7 or over 1e9 in
+    // float; under 1e-70 or over 1e76 in double): the normal is then that of the edges multiplied by a
+    // power of two, a direction only, and tests that divide by squared lengths cannot use the face.
+    bool scaled;
+
+    // A face that closest-point and contact tests can use (they divide by the normal's square): neither
+    // degenerate nor scaled. The others are met at their edges, or not at all.
+    bool hasFace() const { return !degenerate && !scaled; }
+};
+
+namespace detail {
+
+constexpr int nextVertex(int vertex) { return vertex == 2 ? 0 : vertex + 1; }
+constexpr int previousVertex(int vertex) { return vertex == 0 ? 2 : vertex - 1; }
+
+// Vertex i (a, b, c). Where an edge or offset is wanted by index, it is recomputed from the vertices
+// selected here, never read from an array of computed vectors: such an array lives in memory, where
+// reading back what was just stored waits on store forwarding.
+template <class T> inline const Vec3<T>& vertexOf(const Triangle<T>& triangle, int vertex) {
+    return vertex == 0 ? triangle.a : vertex == 1 ? triangle.b : triangle.c;
+}
+
+// The frame of a triangle whose squares leave the normal numbers, decided on its edges multiplied by a
+// power of two (exactly), which changes the normal's length, not its direction, nor any angle. Rare: kept
+// out of the common path's code.
+template <class T>
+[[gnu::noinline, gnu::cold]] TriangleFrame<T> scaledTriangleFrame(const Triangle<T>& triangle) {
+    Vec3<T> edges[3] = {triangle.b - triangle.a, triangle.c - triangle.b, triangle.a - triangle.c};
+    const T longest =
+        std::max({maxAbsComponent(edges[0]), maxAbsComponent(edges[1]), maxAbsComponent(edges[2])});
+    TriangleFrame<T> frame;
+    frame.scaled = true;
+    if (!(longest <= std::numeric_limits<T>::max()) || longest == T(0)) {
+        // A vertex not finite, edges that overflow, or one point.
+        frame.normal = glm::cross(edges[0], -edges[2]);
+        frame.normalSquared = glm::dot(frame.normal, frame.normal);
+        frame.corner = 0;
+        frame.edgeProductNorm = maxAbsComponent(edges[0]) * maxAbsComponent(edges[2]);
+        frame.degenerate = true;
+        return frame;
+    }
+    const int exponent = -std::ilogb(longest);
+    for (Vec3<T>& edge : edges)
+        edge = {std::ldexp(edge.x, exponent), std::ldexp(edge.y, exponent), std::ldexp(edge.z, exponent)};
+    // As triangleFrame, on the scaled edges: edges[i] leaves vertex i.
+    const T squared[3] = {glm::dot(edges[0], edges[0]), glm::dot(edges[1], edges[1]),
+                          glm::dot(edges[2], edges[2])};
+    const T pairAt[3] = {squared[2] * squared[0], squared[0] * squared[1], squared[1] * squared[2]};
+    const int corner = pairAt[1] <= pairAt[0] && pairAt[1] <= pairAt[2] ? 1 : pairAt[2] <= pairAt[0] ? 2 : 0;
+    const Vec3<T>& first = edges[previousVertex(corner)];  // into the corner
+    const Vec3<T>& second = edges[corner];                 // out of it
+    frame.normal = glm::cross(first, second);
+    frame.normalSquared = glm::dot(frame.normal, frame.normal);
+    frame.corner = corner;
+    frame.edgeProductNorm = maxAbsComponent(first) * maxAbsComponent(second);
+    const T sine = degenerateTriangleSine<T>;
+    frame.degenerate = !(frame.normalSquared > sine * sine * std::max({pairAt[0], pairAt[1], pairAt[2]}));
+    return frame;
+}
+
+}  // namespace detail
+
+// The triangle's normal and whether it is degenerate (see TriangleFrame). Any input: a vertex that is not
+// finite gives a degenerate frame whose normal may be NaN.
+template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(const Triangle<T>& triangle) {
+    const Vec3<T> ab = triangle.b - triangle.a, bc = triangle.c - triangle.b, ca = triangle.a - triangle.c;
+    const T abSquared = glm::dot(ab, ab), bcSquared = glm::dot(bc, bc), caSquared = glm::dot(ca, ca);
+    const T pairAtA = caSquared * abSquared, pairAtB = abSquared * bcSquared, pairAtC = bcSquared * caSquared;
+    const int corner = pairAtB <= pairAtA && pairAtB <= pairAtC ? 1 : pairAtC <= pairAtA ? 2 : 0;
+    const T sine = degenerateTriangleSine<T>;
+    // The largest pair is that of the two longest edges, which meet at the smallest angle.
+    const T largestPair = std::max({pairAtA, pairAtB, pairAtC});
+    const T areaBound = sine * sine * largestPair;
+    if (!(areaBound >= std::numeric_limits<T>::min() && largestPair <= std::numeric_limits<T>::max()))
+        [[unlikely]]
+        return detail::scaledTriangleFrame(triangle);
+    const Vec3<T>& at = detail::vertexOf(triangle, corner);
+    const Vec3<T> first = at - detail::vertexOf(triangle, detail::previousVertex(corner));
+    const Vec3<T> second = detail::vertexOf(triangle, detail::nextVertex(corner)) - at;
+    TriangleFrame<T> frame;
+    frame.normal = glm::cross(first, second);
+    frame.normalSquared = glm::dot(frame.normal, frame.normal);
+    frame.corner = corner;
+    frame.edgeProductNorm = maxAbsComponent(first) * maxAbsComponent(second);
+    frame.degenerate = !(frame.normalSquared > areaBound);
+    frame.scaled = false;
+    return frame;
+}
+
+}  // namespace analytic
