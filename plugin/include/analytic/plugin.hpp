@@ -83,9 +83,9 @@ constexpr PairSet operator|(Pair a, Pair b) { return PairSet(a) | b; }
 //   refreshCachedAlgorithms runs.
 // - Misuse: the plugin must outlive neither the dispatcher nor the world it was given (its destructor
 //   writes to them: undefined behaviour otherwise). Two plugins on one dispatcher: the later one's
-//   functions are used while both live, and destroying either puts back the configuration's functions for
-//   its cells, under the other's too. Construct and destroy it between steps, not while the world is
-//   being stepped or queried on another thread.
+//   functions are used while both live, and destroying either puts back the configuration's functions in
+//   its cells, replacing the other's there while it still lives. Construct and destroy it between steps, not
+//   while the world is being stepped or queried on another thread.
 class Plugin {
 public:
     // Installs the pairs in the dispatcher; the pairs that already exist keep their algorithms.
