@@ -108,8 +108,8 @@ struct BatchOptions {
 // - Miss: hits[i] = RayHit{}: object null, fraction 1, point and normal zero, partId and index -1.
 // - Start inside / on the surface: as rayTest: a ray starting inside a solid the core models hits it at
 //   fraction 0 with the normal against its direction, one starting on a static plane or a mesh triangle
-//   hits it at 0; of two objects hit at the same fraction (a ray starting inside both) either may be
-//   the one reported.
+//   hits it at 0 (unless it runs along it); of two objects hit at the same fraction (a ray starting inside
+//   both) either may be the one reported.
 // - Invalid input: hits not as long as rays: std::invalid_argument ("analytic::rayTestBatch: hits must
 //   be as long as rays") before anything is cast, hits left as they were. A ray of length zero, with an
 //   end NaN or infinite, or whose to - from overflows: a miss. Hostile worlds are taken as rayTest takes
@@ -157,7 +157,8 @@ private:
 //   ties in the order found.
 // - Miss: an empty hitsOf(i).
 // - Start inside / on the surface: as rayTest: a hit at fraction 0 for each solid the core models that
-//   the ray starts inside (normal against its direction), and for a plane or triangle it starts on.
+//   the ray starts inside (normal against its direction), and for a plane or triangle it starts on (unless it
+//   runs along it).
 // - Invalid input: none of sizes (result always gets as many rays as the batch); rays and worlds as
 //   rayTestBatch takes them (a ray of length zero or with an end NaN or infinite hits nothing). What
 //   result held before is replaced once every ray is cast; an exception during the casts (as

@@ -25,8 +25,9 @@ namespace analytic {
 //   static plane one hit, part 0 and triangle 0; a BVH triangle mesh or a heightfield each triangle
 //   crossed below the running fraction (addSingleResult's answer), with its part and triangle index; a
 //   compound its children's hits, part -1 and the child's index unless the child gave its own (a mesh
-//   triangle's); any other shape Bullet's rayTestSingle's. Objects are visited nearest box first, so
-//   AllHitsRayResultCallback's hits are in no particular order (as with Bullet).
+//   triangle's); any other shape Bullet's rayTestSingle's. Objects are visited nearest box first (with
+//   another broadphase than btDbvtBroadphase, in the world's order), so AllHitsRayResultCallback's hits
+//   are in no particular order (as with Bullet).
 // - Miss: addSingleResult is never called (hasHit() stays false) and m_closestHitFraction is unchanged.
 // - Start inside / on the surface: a segment starting inside a convex solid the core models hits it at
 //   fraction 0 with the normal -(to - from) made unit (Bullet mostly reports no hit); one starting on

@@ -23,7 +23,7 @@ public:
     // - Miss: the callback's addSingleResult is never called.
     // - Start inside / on the surface: a segment starting inside a solid the core models hits it at
     //   fraction 0, normal against its direction (Bullet mostly reports no hit); one starting on a
-    //   static plane or a mesh triangle hits it at 0.
+    //   static plane or a mesh triangle hits it at 0 (unless it runs along it).
     // - Invalid input: a segment of length zero or with an end NaN or infinite, or a callback at fraction
     //   0, meets nothing; objects whose boxes are not finite are never hit; nothing crashes.
     void rayTest(const btVector3& from, const btVector3& to,
