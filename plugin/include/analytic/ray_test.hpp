@@ -18,16 +18,17 @@ namespace analytic {
 // - Segment: from and to are points in world space; the direction need not be unit. A hit's fraction f
 //   is measured along from -> to: the hit point is from + f (to - from).
 // - Range: every hit reported has f in [0, 1] and below the callback's m_closestHitFraction at that
-//   moment (so a hit exactly at `to` is not reported to a callback starting at 1), a finite unit normal
+//   moment (within one mesh or heightfield: below the last addSingleResult's answer, as in Bullet), so a
+//   hit exactly at `to` is not reported to a callback starting at 1; it has a finite unit normal
 //   in world space (normalInWorldSpace true), and a point on the shape within the rounding of the
-//   segment's coordinates. Per object: a convex solid (sphere, box, capsule, cylinder, cone,
-//   EllipsoidShape, a hull with polyhedral features) reports its first hit, without LocalShapeInfo; a
-//   static plane one hit, part 0 and triangle 0; a BVH triangle mesh or a heightfield each triangle
-//   crossed below the running fraction (addSingleResult's answer), with its part and triangle index; a
-//   compound its children's hits, part -1 and the child's index unless the child gave its own (a mesh
-//   triangle's); any other shape Bullet's rayTestSingle's. Objects are visited nearest box first (with
-//   another broadphase than btDbvtBroadphase, in the world's order), so AllHitsRayResultCallback's hits
-//   are in no particular order (as with Bullet).
+//   segment's coordinates (for shapes Bullet casts, within the shape's box grown by Bullet's tolerance). Per
+//   object: a convex solid (sphere, box, capsule, cylinder, cone, EllipsoidShape, a hull with polyhedral
+//   features) reports its first hit, without LocalShapeInfo; a static plane one hit, part 0 and triangle 0; a
+//   BVH triangle mesh or a heightfield each triangle crossed below the running fraction (addSingleResult's
+//   answer), with its part and triangle index; a compound its children's hits, part -1 and the child's index
+//   unless the child gave its own (a mesh triangle's); any other shape Bullet's rayTestSingle's. Objects are
+//   visited nearest box first (with another broadphase than btDbvtBroadphase, in the world's order), so
+//   AllHitsRayResultCallback's hits are in no particular order (as with Bullet).
 // - Miss: addSingleResult is never called (hasHit() stays false) and m_closestHitFraction is unchanged.
 // - Start inside / on the surface: a segment starting inside a convex solid the core models hits it at
 //   fraction 0 with the normal -(to - from) made unit (Bullet mostly reports no hit); one starting on
