@@ -18,7 +18,7 @@ namespace analytic {
 namespace {
 
 // The threads a batch runs on: options.threads, or one per core for 0. The cores are counted once: glibc
-// reads a file of the kernel's for it (about 5 us, as long as casting 30 rays).
+// reads a file of the kernel's for it at every call.
 unsigned threadsOf(const BatchOptions& options) {
     static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     return options.threads ? options.threads : cores;

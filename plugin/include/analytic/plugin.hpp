@@ -44,11 +44,18 @@ enum class Pair : std::uint32_t {
 // front faces up its up axis. Bullet itself uses no such bit.
 inline constexpr int oneSidedMeshFlag = 1 << 20;
 
+// The pairs a Plugin replaces: a set of Pair values, made from one and joined with |.
 class PairSet {
 public:
+    // The set of that one pair (implicit, so a Pair passes where a PairSet is asked). A value cast to
+    // Pair from an integer keeps its bits as given: bits that name no pair are carried along and never
+    // installed.
     constexpr PairSet(Pair pair) : bits_(std::uint32_t(pair)) {}
+    // Every pair of the enumeration above, the Plugin's default.
     static constexpr PairSet all() { return PairSet((1u << 12) - 1); }
+    // The union of the two sets.
     constexpr PairSet operator|(PairSet other) const { return PairSet(bits_ | other.bits_); }
+    // Whether the set holds the pair (for a value with several bits: any of them).
     constexpr bool contains(Pair pair) const { return (bits_ & std::uint32_t(pair)) != 0; }
 
 private:
@@ -56,25 +63,46 @@ private:
     std::uint32_t bits_;
 };
 
+// The set of both pairs.
 constexpr PairSet operator|(Pair a, Pair b) { return PairSet(a) | b; }
 
-// Registers our create functions in both of the dispatcher's tables (contact points, used by stepping
-// and contactTest, and closest points, used by contactPairTest). Bullet caches an algorithm per
-// overlapping pair, so pairs that already exist keep Bullet's until refreshed: construct the plugin
-// from the world to have that done, or call refreshCachedAlgorithms. The destructor puts back the
-// create functions of the dispatcher's collision configuration (and, given the world, refreshes its
-// pairs again), so the plugin must outlive neither the dispatcher nor the world.
+// Our collision algorithms installed in a Bullet dispatcher for as long as the object lives.
+// - Replaces: for each pair of the set, in both argument orders (and for the mesh pairs, against each of
+//   btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape and btHeightfieldTerrainShape), the create
+//   function in both of the dispatcher's tables (contact points, used by stepping and contactTest;
+//   closest points, used by contactPairTest), whatever it held: Bullet's default or a user's own. For
+//   EllipsoidPlane the custom convex slot is shared: other custom convex shapes against a plane get the
+//   collision configuration's create function.
+// - Existing pairs: Bullet caches an algorithm per overlapping pair, so pairs that already exist keep the
+//   one they have until refreshed: construct the plugin from the world to have that done, or call
+//   refreshCachedAlgorithms.
+// - Destructor: puts back, for every table cell it wrote, the create function of the dispatcher's
+//   collision configuration (not what the cell held before the plugin: a user's own is not restored),
+//   and, given the world, refreshes its pairs again. Constructed from the dispatcher alone, pairs that
+//   hold one of our algorithms keep it (it needs nothing of the plugin) until Bullet drops the pair or
+//   refreshCachedAlgorithms runs.
+// - Misuse: the plugin must outlive neither the dispatcher nor the world it was given (its destructor
+//   writes to them: undefined behaviour otherwise). Two plugins on one dispatcher: the later one's
+//   functions are used while both live, and destroying either puts back the configuration's functions in
+//   its cells, replacing the other's there while it still lives. Construct and destroy it between steps, not
+//   while the world is being stepped or queried on another thread.
 class Plugin {
 public:
+    // Installs the pairs in the dispatcher; the pairs that already exist keep their algorithms.
     explicit Plugin(btCollisionDispatcher& dispatcher, PairSet pairs = PairSet::all());
+    // Installs the pairs in the world's dispatcher, which must be a btCollisionDispatcher (or derived:
+    // another btDispatcher is undefined behaviour), and refreshes the world's existing pairs.
     explicit Plugin(btCollisionWorld& world, PairSet pairs = PairSet::all());
+    // Puts back the configuration's create functions (and refreshes the world's pairs, given the world).
     ~Plugin();
 
     Plugin(const Plugin&) = delete;
     Plugin& operator=(const Plugin&) = delete;
 
-    // Drops the algorithm cached on every overlapping pair of the world; the next step creates each
-    // anew from the dispatcher's current tables. Contact points of those pairs are lost for one step.
+    // Drops the algorithm cached on every overlapping pair of the world's broadphase (and the manifold it
+    // owns); the next step creates each anew from the dispatcher's current tables. Contact points of
+    // those pairs are lost for one step. A world without pairs: nothing to do. Misuse: calling it during
+    // a step (from a callback of the narrow phase) frees algorithms in use: undefined behaviour.
     static void refreshCachedAlgorithms(btCollisionWorld& world);
 
 private:

@@ -4,20 +4,13 @@
 // (ray_test.hpp); the results do not depend on the number of threads, bit for bit.
 //
 // For each batch, the objects of the world's broadphase are gathered once, with the shapes the geometry
-// core models placed in the world, under a four-wide bounding-volume hierarchy of their shapes' boxes.
-// Without a BatchCache nothing of the world is kept from one batch to the next, so it may change freely
-// between batches (not during one); with one, what is kept is checked against the world at every batch
-// (see BatchCache). Shapes the core does not model are cast with Bullet's own rayTestSingle, as rayTest
-// does. The snapshot and then the rays are shared out in chunks among the calling thread and threads the
-// library keeps between batches (std threads, started when first needed).
-//
-// Hostile input is taken as analytic::rayTest takes it (ray_test.hpp), with rayTest's answers: an object is
-// cast against only when the ray meets the box rayTest tests it by (its shape's), whatever the
-// snapshot's tree (boxes in float, grown for the batch's farthest ray) let through. Rays whose largest
-// origin coordinate plus largest direction component passes 1e30 (beyond what the tree, in float, can
-// walk: coordinates beyond float's range in the double build) are cast against every object's box in
-// btScalar instead, one by one, and do not widen the tree for the others. Objects whose boxes are not
-// finite are never hit, as by rayTest; the tree takes any box (NaN, infinite, min > max).
+// core models placed in the world, under a four-wide bounding-volume hierarchy of their shapes' boxes
+// (in float, grown for the batch's farthest ray; built with the binned surface area heuristic). Without
+// a BatchCache nothing of the world is kept from one batch to the next; with one, what is kept is
+// checked against the world at every batch (see BatchCache). Shapes the core does not model are cast
+// with Bullet's own rayTestSingle, as rayTest does. The snapshot and then the rays are shared out in
+// chunks among the calling thread and threads the library keeps between batches (std threads, started
+// when first needed).
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
@@ -79,13 +72,19 @@ class RayScene;
 // address is safe too.) Batches on several threads may share one; they take turns at their snapshots.
 class BatchCache {
 public:
+    // An empty cache, for no world yet. Destroying it while a batch uses it is undefined: it must
+    // outlive every batch given it.
     BatchCache();
     ~BatchCache();
     BatchCache(const BatchCache&) = delete;
     BatchCache& operator=(const BatchCache&) = delete;
 
-    std::size_t meshTreeCount() const;    // the meshes it holds a tree of
-    std::size_t worldTreeBuilds() const;  // how many times batches built the world's tree
+    // The meshes (their data: two shapes over one btStridingMeshInterface count once) it holds a tree of,
+    // after the last batch that used it: those of that batch's world. 0 for a new cache.
+    std::size_t meshTreeCount() const;
+    // How many times batches given this cache built the tree over a world's objects, since the cache was
+    // made, over every world it was used with (changing worlds does not reset it). 0 for a new cache.
+    std::size_t worldTreeBuilds() const;
 
 private:
     friend class raycast::RayScene;
@@ -98,19 +97,48 @@ struct BatchOptions {
     BatchCache* cache = nullptr;  // null: nothing kept; meshes are cast through Bullet's own trees
 };
 
-// The closest hit of each ray: hits[i] for rays[i]. hits must be as long as rays: otherwise
-// std::invalid_argument is thrown before anything is cast, and hits is left as it was.
+// The closest hit of each ray, cast at the world on up to options.threads threads: hits[i] for rays[i].
+// - Rays: from and to are world points, the direction need not be unit; a fraction is measured along
+//   from -> to. Each ray hits only the objects its group and mask accept (Bullet's default
+//   needsCollision) other than its ignore.
+// - Range: hits[i] is the hit a btCollisionWorld::ClosestRayResultCallback with that filter gets from
+//   analytic::rayTest (the same object and fraction): fraction in [0, 1], point = from + fraction
+//   (to - from) as Bullet interpolates it, a finite unit normal in world space, partId and index as
+//   RayHit says. Bit for bit the same whatever the number of threads.
+// - Miss: hits[i] = RayHit{}: object null, fraction 1, point and normal zero, partId and index -1.
+// - Start inside / on the surface: as rayTest: a ray starting inside a solid the core models hits it at
+//   fraction 0 with the normal against its direction, one starting on a static plane or a mesh triangle
+//   hits it at 0 (unless it runs along it); of two objects hit at the same fraction (a ray starting inside
+//   both) either may be the one reported.
+// - Invalid input: hits not as long as rays: std::invalid_argument ("analytic::rayTestBatch: hits must
+//   be as long as rays") before anything is cast, hits left as they were. A ray of length zero, with an
+//   end NaN or infinite, or whose to - from overflows: a miss. Hostile worlds are taken as rayTest takes
+//   them, with rayTest's answers: an object is cast against only when the ray meets the box rayTest
+//   tests it by (its shape's), whatever the snapshot's tree let through; objects whose boxes are not
+//   finite are never hit (the tree takes any box: NaN, infinite, min > max). Rays whose largest origin
+//   coordinate plus largest direction component passes 1e30 (beyond what the tree, in float, can walk)
+//   are cast against every object's box in btScalar instead, one by one, with the same answers, and do
+//   not widen the tree for the others. Empty spans: nothing is cast.
+// Threads: options.threads 0 is one per core (counted once per process); more are allowed, the
+// library's pool then grows to that many threads, kept until the program ends. Batches may run on
+// several threads at once, on one world and one cache. The world must not change during a batch (it
+// may between batches) and must outlive it. An exception (std::bad_alloc; std::system_error when a
+// thread cannot be started; one thrown by a user's shape) reaches the caller once every thread has
+// stopped; hits may then be partly written.
 void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std::span<RayHit> hits,
                   BatchOptions options = {});
 
-// Every hit each ray makes, as AllHitsRayResultCallback collects them (an object's first hit; each
-// triangle of a mesh and each child of a compound it crosses), nearest first: hitsOf(i) for rays[i]. What
-// result held before is replaced (it always has as many rays as the batch: no sizes to mismatch).
+// Every hit of each ray of the last batch given it (rayTestBatchAllHits).
 class AllRayHits {
 public:
+    // The hits of rays[ray], nearest first (equal fractions in the order found), each a RayHit as
+    // rayTestBatch would give it; empty for a ray that hit nothing. ray must be below rayCount(): it is
+    // not checked, and any other index (any at all before a first batch) is undefined. The span is valid
+    // until this object is given to another batch or destroyed.
     std::span<const RayHit> hitsOf(std::size_t ray) const {
         return std::span<const RayHit>(hits_).subspan(firstHit_[ray], firstHit_[ray + 1] - firstHit_[ray]);
     }
+    // The number of rays of the last batch given this object; 0 before the first.
     std::size_t rayCount() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
 
 private:
@@ -119,6 +147,23 @@ private:
     std::vector<std::size_t> firstHit_;  // rays + 1 offsets into hits_
 };
 
+// Every hit each ray makes, as AllHitsRayResultCallback collects them from analytic::rayTest, sorted
+// nearest first: result.hitsOf(i) for rays[i].
+// - Rays: as rayTestBatch's (points from and to, fractions along from -> to, each ray's filter and
+//   ignore).
+// - Range: per ray, the first hit of each solid and plane it meets, each triangle of a mesh or
+//   heightfield and each child of a compound it crosses, and Bullet's hits on the shapes Bullet casts;
+//   fractions in [0, 1], points, normals, partId and index as rayTestBatch gives them; sorted by fraction,
+//   ties in the order found.
+// - Miss: an empty hitsOf(i).
+// - Start inside / on the surface: as rayTest: a hit at fraction 0 for each solid the core models that
+//   the ray starts inside (normal against its direction), and for a plane or triangle it starts on (unless it
+//   runs along it).
+// - Invalid input: none of sizes (result always gets as many rays as the batch); rays and worlds as
+//   rayTestBatch takes them (a ray of length zero or with an end NaN or infinite hits nothing). What
+//   result held before is replaced once every ray is cast; an exception during the casts (as
+//   rayTestBatch's) leaves it as it was.
+// Threads, the world and options: as rayTestBatch.
 void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> rays, AllRayHits& result,
                          BatchOptions options = {});
 

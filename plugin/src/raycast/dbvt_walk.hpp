@@ -52,7 +52,7 @@ template <class Node> struct Pending {
 // The call's own stack of pending nodes: on the call stack up to a depth no balanced tree of realistic
 // size exceeds, on the heap beyond. Nodes and entries are kept apart, each read back as it was written: a
 // load spanning two stores, as a pair's would, waits for both to reach the cache (a store-forwarding
-// stall, about as long as a node's test), and walks pop what they pushed a moment before.
+// stall), and walks pop what they pushed a moment before.
 template <class Node> class PendingStack {
 public:
     bool empty() const { return size_ == 0; }
@@ -125,8 +125,7 @@ template <class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots,
             if (entry <= maxT) {
                 pending.push(node, entry);
                 // Its children (a leaf's proxy and null), asked for now: the nodes are allocated apart,
-                // and waited for one level at a time when asked for only when entered (scene P, one ray
-                // at a time: 4-12% faster).
+                // and waited for one level at a time when asked for only when entered.
                 __builtin_prefetch(node->childs[0]);
                 __builtin_prefetch(node->childs[1]);
             }

@@ -8,7 +8,7 @@
 // out, by margin (1 / cos(half the angle between the faces) - 1) at an edge (a cube's corner:
 // margin (sqrt(3) - 1)), more at sharp corners. The planes are Bullet's as they are: its face normal is
 // the cross product of a face's first two edges and its hull computer merges nearly coplanar faces, so
-// some of the points may lie slightly outside them (2.5e-4 of the hull's size in ray_hull_test).
+// some of the points may lie slightly outside them.
 //
 // The polyhedron is read as Bullet left it: in the shape's frame with the local scaling current when
 // initializePolyhedralFeatures() ran (it is built from the scaled vertices), so a later setLocalScaling

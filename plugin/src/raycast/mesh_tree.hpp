@@ -62,11 +62,8 @@ private:
     // float, 384 in double: 4 and 6 cache lines, which a walk asks for all at once for each child of a
     // node. Leaves of up to 8 triangles, as many as fit 12 vertices (the tree splits the others): a
     // grid's 8 take 9 vertices, separate triangles 4 to a leaf. Shared vertices halve the memory of
-    // separate triangles, and the time a ray waits for them: scene M, the mesh walk alone (probe): float
-    // 6.8-6.9 -> 7.0-7.1 M rays/s, double (separate triangles 4 to a leaf before, 5 lines) 5.0-5.2 ->
-    // 6.4-6.6. Larger leaves walk fewer node levels; beyond about 6 lines, the requests for a node's four
-    // children are more than the core keeps in flight (separate triangles, float: leaves of 4 5.0-5.2 M
-    // rays/s, of 8 5.4-5.7, of 16 (12 lines) 4.6-4.8).
+    // separate triangles, and the time a ray waits for them. Larger leaves walk fewer node levels; much
+    // larger ones make the requests for a node's four children more than the core keeps in flight.
     using LeafTriangles = SharedVertexTriangles<Scalar>;
     struct alignas(64) Leaf {
         LeafTriangles triangles;

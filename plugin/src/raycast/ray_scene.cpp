@@ -74,8 +74,8 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
         }
         mesh->tree = tree.get();
     };
-    // Each object read on its own, on the batch's threads (scene P, 10,000 objects: most of the
-    // snapshot's time when the cache has the trees).
+    // Each object read on its own, on the batch's threads (most of the snapshot's time when the cache
+    // has the trees).
     const btCollisionObjectArray& objects = world.getCollisionObjectArray();
     std::vector<const btCollisionObject*> inBroadphase(std::size_t(objects.size()));
     std::vector<Aabb<Scalar>> boxes(inBroadphase.size());

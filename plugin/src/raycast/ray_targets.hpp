@@ -62,7 +62,7 @@ using RayTarget = std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cyl
                                CompoundTarget, MeshTarget, HeightfieldTarget, BulletTarget>;
 
 // Makes target the target of the shape placed by transform, in place (moving a RayTarget dispatches on its
-// type: a batch's snapshot of scene P spent a third of its time moving them).
+// type: a batch's snapshot spent much of its time moving them).
 void placeRayTarget(const btCollisionShape& shape, const btTransform& transform, RayTarget& target);
 
 // Casts the segment against the target of object and reports hits to the callback as

@@ -38,8 +38,8 @@ Aabb<Scalar> emptyBox() {
     return {Vec3<Scalar>(huge), Vec3<Scalar>(-huge)};
 }
 
-// Inlined where called: the build's loops then keep the box they grow in registers (a call per item, its
-// box written back and read again, was a fifth of the build).
+// Inlined where called: the build's loops then keep the box they grow in registers (a call per item wrote
+// its box back and read it again).
 [[gnu::always_inline]] inline void grow(Aabb<Scalar>& box, const Aabb<Scalar>& other) {
     box.min = glm::min(box.min, other.min);
     box.max = glm::max(box.max, other.max);

@@ -178,7 +178,7 @@ private:
 
         // Keeps the child when wanted is 1, not when it is 0, without a branch on it: the child is
         // written above the top either way, and the top moves by wanted. (Given as a bool, GCC 12
-        // branched on it, where it is unpredictable: scene P a quarter slower.)
+        // branched on it, where it is unpredictable.)
         void keepIf(unsigned wanted, Slot child, float entry) {
             slots_[size_] = child;
             entries_[size_] = entry;

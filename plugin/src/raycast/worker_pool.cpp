@@ -8,8 +8,8 @@ namespace analytic::raycast {
 namespace {
 
 // Watches for up to 100 microseconds while the condition holds, before a thread goes to sleep on it: a
-// sleeping thread takes tens of microseconds to wake, as long as casting a few hundred rays, and batches
-// often come one after another. Paused between looks, so as to leave a core's other hardware thread alone.
+// sleeping thread is slow to wake, and batches often come one after another. Paused between looks, so as to
+// leave a core's other hardware thread alone.
 template <class Condition> void watchWhile(Condition condition) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
     for (unsigned looks = 1; condition(); ++looks) {

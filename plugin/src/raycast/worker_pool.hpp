@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Zlib
-// Threads kept between batches: starting one costs about as much as casting a few hundred rays, which a
-// frame's batch of a thousand rays on two cores would lose. Built on std threads, mutexes and condition
-// variables, which ThreadSanitizer follows (Debian's oneTBB is not built for it: a batch on its threads
-// gives race reports that are not races, which would blind the sanitizer run).
+// Threads kept between batches: starting one costs as much as casting many rays, which a frame's small
+// batch would lose. Built on std threads, mutexes and condition variables, which ThreadSanitizer follows
+// (Debian's oneTBB is not built for it: a batch on its threads gives race reports that are not races,
+// which would blind the sanitizer run).
 #pragma once
 
 #include <algorithm>
@@ -60,8 +60,8 @@ private:
 // Calls work(begin, end) over [0, count) in chunks of chunkSize, on up to `threads` threads: the calling
 // one and the shared pool's. Which thread takes a chunk must change nothing in its results. The chunks are
 // split into a run of consecutive ones per thread, which each thread takes first before helping with the
-// others' runs: consecutive chunks on one thread went faster than every other one (scene M, 10,000 rays on
-// two cores: 7%, as fast as oneTBB's parallel_for, which splits its range the same way).
+// others' runs: consecutive chunks on one thread went faster than every other one (as oneTBB's
+// parallel_for, which splits its range the same way).
 template <class Work> void forChunks(std::size_t count, std::size_t chunkSize, unsigned threads, Work work) {
     const std::size_t chunks = (count + chunkSize - 1) / chunkSize;
     const auto runs = unsigned(std::min<std::size_t>(threads, chunks));
