@@ -16,10 +16,12 @@ template <class T, int N> using VecN = glm::vec<N, T, glm::defaultp>;
 // for t in [0, maxT]. The direction need not be unit length: t is measured in multiples of it, so a
 // segment from a to b is {a, b - a, 1} and t is Bullet's hit fraction. N = 2 serves the 2D tests.
 // (analytic::Ray is the batch ray cast's, ray_batch.hpp.)
-// Valid (isValidRay): origin and direction finite, direction not zero, maxT >= 0 (+infinity allowed; NaN
-// is not). The round solids (sphere, capsule, cylinder, cone, ellipsoid) also need |direction|^2 to be a
-// normal number: |direction| between about 1.1e-19 and 1.8e19 in float, 1.5e-154 and 1.3e154 in double.
-// Every query answers an invalid ray with no hit.
+// Valid for the ray casts (isValidRay): origin and direction finite, direction not zero, maxT >= 0
+// (+infinity allowed; NaN is not). The round solids (sphere, capsule, cylinder, cone, ellipsoid) also
+// need |direction|^2 to be a normal number: |direction| between about 1.1e-19 and 1.8e19 in float,
+// 1.5e-154 and 1.3e154 in double. The sweeps also take a zero direction (a sphere that does not move).
+// Every query that takes a RayPath answers an invalid one with no hit; the prepared rays (SlabRay,
+// WatertightRay) are not checked again.
 template <class T, int N = 3> struct RayPath {
     VecN<T, N> origin;
     VecN<T, N> direction;
@@ -33,8 +35,8 @@ template <class T, int N = 3> struct RayPath {
 template <class T> using RayPath2 = RayPath<T, 2>;
 
 // The segment from `from` to `to` as a ray: direction to - from, maxT 1, so t is the fraction along it.
-// No check: from == to gives a zero direction, and a difference that overflows an infinite one; both are
-// invalid rays (isValidRay), which every query answers with no hit.
+// No check: from == to gives a zero direction (no hit for the ray casts; a sphere at rest for the sweeps),
+// and a difference that overflows an infinite one, which every query answers with no hit.
 template <class T, int N> RayPath<T, N> segmentRay(const VecN<T, N>& from, const VecN<T, N>& to) {
     return {from, to - from, T(1)};
 }
