@@ -9,12 +9,23 @@
 
 namespace analytic {
 
-// Whether a line that is inside a solid for entry <= t <= exit is reported for a ray reaching up to maxT
-// (see RaySolidHit). Parameters that overflowed (from inputs beyond the scalar's range) never are.
+// Whether a line that is inside a solid for entry <= t <= exit is reported for a ray reaching up to maxT:
+// true when [entry, exit] overlaps [0, maxT] (touching counts: exit == 0 or entry == maxT) and both are
+// finite. Parameters are in multiples of the ray's direction. Parameters that overflowed (from inputs
+// beyond the scalar's range), or a NaN anywhere, give false; entry > exit is not checked.
 template <class T> bool crossingReachesRay(T entry, T exit, T maxT) {
     return exit >= T(0) && entry <= maxT && isFinite(entry) && isFinite(exit);
 }
 
+// The one hit a ray query reports, from the crossing an intersectRay* function computed for this ray.
+// Direction: need not be unit; t is in multiples of it, as in the crossing. Range: t in [0, ray.maxT].
+// Miss (crossing nullopt): nullopt. Origin outside: the entry.
+// Start inside (crossing->originInside), by policy: HitAtOrigin, t = 0 with point = origin and normal
+// -unit direction; HitExit, the exit if exit.t <= maxT, else nullopt; NoHit, nullopt. An origin on the
+// surface counts as outside when the ray goes in (the entry at t = 0) and inside when it goes out (the
+// exit at t = 0 under HitExit), within the rounding of t.
+// Invalid input: none of its own; ray must be the crossing's ray. An unbounded convex solid's exit at
+// t = +infinity (point at infinity) is returned under HitExit when maxT is +infinity.
 template <class T, int N>
 std::optional<SurfaceHit<T, N>> firstHit(const std::optional<RaySolidHit<T, N>>& crossing,
                                          const RayPath<T, N>& ray, StartInside policy) {
@@ -34,17 +45,23 @@ std::optional<SurfaceHit<T, N>> firstHit(const std::optional<RaySolidHit<T, N>>&
     return std::nullopt;
 }
 
-// SPEC T2 (chai3d's segment-sphere, for any solid): the 0, 1 or 2 points where the ray crosses the
-// solid's surface within [0, maxT], in order of t, each flagged entering or leaving.
+// The 0, 1 or 2 points where the ray crosses a solid's surface within [0, maxT] (chai3d's segment-sphere
+// test, for any solid): hits[0 .. count) in order of t, entering[i] whether hits[i] enters the solid.
 template <class T, int N> struct SurfaceCrossings {
     int count;
     SurfaceHit<T, N> hits[2];
     bool entering[2];
 };
 
-// Policy for a ray that starts inside: its origin is no crossing, so it reports only where it leaves (if
-// that is within maxT), flagged leaving; chai3d drops that exit. A tangent ray reports the touching point
-// twice, entering then leaving, since the line's entry and exit coincide there.
+// Every surface crossing of the ray, from the crossing an intersectRay* function computed for this ray.
+// Direction: need not be unit; t is in multiples of it. Range: each t in [0, ray.maxT], in order.
+// Miss (crossing nullopt): count 0.
+// Start inside: the origin is no crossing, so only where the ray leaves (if within maxT) is reported,
+// flagged leaving; chai3d drops that exit. An origin on the surface gives a crossing at t = 0: entering
+// when the ray goes in, leaving when it goes out. A tangent ray reports the touching point twice,
+// entering then leaving, since the line's entry and exit coincide there.
+// Invalid input: none of its own; ray must be the crossing's ray. An unbounded convex solid's exit at
+// t = +infinity is reported (point at infinity) when maxT is +infinity.
 template <class T, int N>
 SurfaceCrossings<T, N> surfaceCrossings(const std::optional<RaySolidHit<T, N>>& crossing,
                                         const RayPath<T, N>& ray) {

@@ -12,8 +12,10 @@
 
 namespace analytic {
 
+// u: the largest relative error of one rounding to nearest (2^-24 for float, 2^-53 for double).
 template <class T> constexpr T unitRoundoff = std::numeric_limits<T>::epsilon() / 2;
 
+// Whether x is neither NaN nor infinite (subnormals are finite).
 template <class T> bool isFinite(T x) { return std::isfinite(x); }
 
 namespace detail {
@@ -27,15 +29,17 @@ template <class... Values> inline bool allFinite(const Values&... values) {
 
 }  // namespace detail
 
+// Whether every component of v is neither NaN nor infinite.
 template <int N, class T> bool isFinite(const glm::vec<N, T, glm::defaultp>& v) {
     for (int i = 0; i < N; ++i)
         if (!std::isfinite(v[i])) return false;
     return true;
 }
 
-// The crossing, or nothing when a point it reports within the ray (a finite t in [0, maxT]) leaves the
-// scalar's range: a solid or a direction whose multiples reach beyond the largest finite value. Such a
-// point cannot be reported, so neither is the hit.
+// The crossing unchanged, or nullopt when the entry or the exit has a finite t in [0, maxT] and a point
+// that is not finite: a solid or a direction whose multiples reach beyond the largest finite value. Such
+// a point cannot be reported, so neither is the hit. Ends outside [0, maxT] (an entry behind the origin)
+// or at an infinite t (the convex cast's unbounded ends) are not checked. No other input is invalid.
 template <class T, int N>
 std::optional<RaySolidHit<T, N>> withFinitePoints(const RaySolidHit<T, N>& crossing, T maxT) {
     const auto unrepresentable = [&](const SurfaceHit<T, N>& end) {
@@ -45,12 +49,16 @@ std::optional<RaySolidHit<T, N>> withFinitePoints(const RaySolidHit<T, N>& cross
     return crossing;
 }
 
-// A usable ray: finite origin and direction, a direction that is not zero, and 0 <= maxT (which may be +inf).
+// Whether every query accepts the ray: finite origin and direction, a direction that is not zero (any
+// length, subnormal included), and 0 <= maxT (+infinity allowed; NaN is not). The round solids ask more:
+// |direction|^2 a normal number (see RayPath). Any input gives true or false.
 template <class T, int N> bool isValidRay(const RayPath<T, N>& ray) {
     return isFinite(ray.origin) && isFinite(ray.direction) && ray.direction != VecN<T, N>(0) &&
            ray.maxT >= T(0);
 }
 
+// The largest |component| of v (its infinity norm), exact. For a finite v; a NaN in the first component
+// is returned, a NaN in another is passed over (std::max keeps its first argument against NaN).
 template <class T, int N> T maxAbsComponent(const VecN<T, N>& v) {
     T largest = std::abs(v[0]);
     for (int i = 1; i < N; ++i)
@@ -58,10 +66,11 @@ template <class T, int N> T maxAbsComponent(const VecN<T, N>& v) {
     return largest;
 }
 
-// v / |v| for a finite v that is not zero. The plain form when |v|^2 is a normal number; otherwise
-// v is scaled by its largest component first, so |v|^2 cannot overflow or underflow. Always inlined:
-// returned out of line, a float Vec3 comes back in two registers that GCC stores and reloads in pieces
-// of other widths, and the reload stalls (store forwarding fails).
+// v / |v|, unit within a few roundings, for any finite v that is not zero: subnormal and near the
+// largest finite value alike (v is then scaled by its largest component first, so |v|^2 cannot overflow
+// or underflow). Zero or a NaN or an infinity in v gives NaN components.
+// Always inlined: returned out of line, a float Vec3 comes back in two registers that GCC stores and
+// reloads in pieces of other widths, and the reload stalls (store forwarding fails).
 template <class T, int N> [[gnu::always_inline]] inline VecN<T, N> unitVector(const VecN<T, N>& v) {
     const T length2 = glm::dot(v, v);
     if (length2 >= std::numeric_limits<T>::min() && length2 <= std::numeric_limits<T>::max())
@@ -70,13 +79,16 @@ template <class T, int N> [[gnu::always_inline]] inline VecN<T, N> unitVector(co
     return scaled / std::sqrt(glm::dot(scaled, scaled));
 }
 
+// What lengthAndDirection returns.
 template <class T> struct LengthAndDirection {
     T length;
     Vec3<T> direction;  // zero for the zero vector
 };
 
-// Squares in the normal range of T take the fast path; otherwise scale first so that nothing overflows
-// or loses precision to underflow.
+// |v| and v / |v| together, for any finite v (subnormal or huge alike: squares outside the normal range
+// are scaled first, so nothing overflows or loses precision to underflow). The zero vector gives length
+// 0 and direction zero. A finite v longer than the largest finite value gives length +infinity with an
+// accurate direction; a NaN or an infinity in v gives NaN in both.
 template <class T> [[gnu::always_inline]] inline LengthAndDirection<T> lengthAndDirection(const Vec3<T>& v) {
     const T squared = glm::dot(v, v);
     if (squared >= std::numeric_limits<T>::min() && squared <= std::numeric_limits<T>::max()) {
@@ -88,21 +100,28 @@ template <class T> [[gnu::always_inline]] inline LengthAndDirection<T> lengthAnd
     return {glm::dot(v, direction), direction};
 }
 
-// a * b - c * d with one rounding error (Kahan's algorithm with fused multiply-add).
+// a * b - c * d accurate even where the products cancel: relative error at most 2u (Kahan's algorithm
+// with fused multiply-add; bound of Jeannerod, Louvet and Muller, 2013). For finite inputs whose
+// products stay finite; otherwise the result is infinite or NaN.
 template <class T> T differenceOfProducts(T a, T b, T c, T d) {
     const T cd = c * d;
     const T error = std::fma(-c, d, cd);
     return std::fma(a, b, -cd) + error;
 }
 
+// Two roots, low <= high.
 template <class T> struct QuadraticRoots {
     T low;
     T high;
 };
 
 // Real roots of a t^2 + 2 halfB t + c = 0 given its discriminant halfB^2 - a c, which the caller
-// should compute without cancellation where the geometry allows (see ray_sphere.hpp). Each root is
-// taken from the formula that does not subtract nearly equal numbers. Requires a > 0.
+// should compute without cancellation where the geometry allows (the sphere's solver takes it from the
+// line's distance to the centre). Each root is taken from the formula that does not subtract nearly
+// equal numbers. Range: low <= high; a double root (a tangent line) gives low == high, and
+// halfB = discriminant = 0 gives {0, 0}. No real roots (discriminant < 0) or a NaN discriminant: nullopt.
+// Requires a > 0 and finite inputs (not checked: otherwise the roots are meaningless); roots beyond the
+// scalar's range come back infinite, for the caller to reject.
 //
 // The roots lie sqrt(discriminant) / a either side of -halfB / a. When c and the discriminant carry
 // rounding of different origins (a line both tangent and starting on the surface: c and q both all

@@ -14,23 +14,37 @@ template <class T, int N> using VecN = glm::vec<N, T, glm::defaultp>;
 
 // A ray, or the path of a moving point (a sphere's centre in the sweeps): the points origin + t * direction
 // for t in [0, maxT]. The direction need not be unit length: t is measured in multiples of it, so a
-// segment from a to b is {a, b - a, 1} and t is Bullet's hit fraction. maxT may be +infinity for an
-// unbounded ray. N = 2 serves the 2D tests. (analytic::Ray is the batch ray cast's, ray_batch.hpp.)
+// segment from a to b is {a, b - a, 1} and t is Bullet's hit fraction. N = 2 serves the 2D tests.
+// (analytic::Ray is the batch ray cast's, ray_batch.hpp.)
+// Valid for the ray casts (isValidRay): origin and direction finite, direction not zero, maxT >= 0
+// (+infinity allowed; NaN is not). The round solids (sphere, capsule, cylinder, cone, ellipsoid) also
+// need |direction|^2 to be a normal number: |direction| between about 1.1e-19 and 1.8e19 in float,
+// 1.5e-154 and 1.3e154 in double. The sweeps also take a zero direction (a sphere that does not move).
+// Every query that takes a RayPath answers an invalid one with no hit; the prepared rays (SlabRay,
+// WatertightRay) are not checked again.
 template <class T, int N = 3> struct RayPath {
     VecN<T, N> origin;
     VecN<T, N> direction;
     T maxT;
 
+    // origin + t * direction, as computed (no check: it overflows to infinity for t or a direction
+    // reaching beyond the scalar's range).
     VecN<T, N> at(T t) const { return origin + t * direction; }
 };
 
 template <class T> using RayPath2 = RayPath<T, 2>;
 
+// The segment from `from` to `to` as a ray: direction to - from, maxT 1, so t is the fraction along it.
+// No check: from == to gives a zero direction (no hit for the ray casts; a sphere at rest for the sweeps),
+// and a difference that overflows an infinite one, which every query answers with no hit.
 template <class T, int N> RayPath<T, N> segmentRay(const VecN<T, N>& from, const VecN<T, N>& to) {
     return {from, to - from, T(1)};
 }
 
-// A solid ball: the sphere in 3D, the disc bounded by a circle in 2D.
+// A solid ball: the sphere in 3D, the disc bounded by a circle in 2D: the points within radius of center.
+// Valid: center and radius finite, radius >= 0. The ray cast needs radius > 0 with radius^2 a normal
+// number (about 1.1e-19 to 1.8e19 in float, 1.5e-154 to 1.3e154 in double); a radius of 0 is a point
+// for the closest-point and contact tests. Others get no hit (nullopt).
 template <class T, int N = 3> struct Ball {
     VecN<T, N> center;
     T radius;
@@ -39,68 +53,94 @@ template <class T, int N = 3> struct Ball {
 template <class T> using Sphere = Ball<T, 3>;
 template <class T> using Circle = Ball<T, 2>;
 
-// The points x with dot(normal, x) == offset; normal has unit length. Positive side: dot(normal, x) > offset.
+// The points x with dot(normal, x) == offset. Positive side (outside, for a convex solid's face):
+// dot(normal, x) > offset. Valid: finite, normal of unit length. The plane tests reject a normal whose
+// squared length is off 1 by more than unitNormalTolerance; the convex ray cast takes any length (its t
+// does not depend on it) but reports the normal as given.
 template <class T> struct Plane {
     Vec3<T> normal;
     T offset;
 };
 
+// The axis-aligned box min <= x <= max, closed (its faces belong to it). Valid: min <= max on every
+// axis; min == max on an axis is a flat box, min > max an empty one (no hit). intersectRayAabb needs
+// finite bounds; the broadphase tests (rayEntryIntoAabb, rayOverlapsAabb) also take infinite ones.
 template <class T> struct Aabb {
     Vec3<T> min;
     Vec3<T> max;
 };
 
-// The columns of rotation are the box's local axes in world space (orthonormal).
+// The box center + rotation * x for -halfExtents <= x <= halfExtents, closed. The columns of rotation
+// are the box's local axes in world space and must be orthonormal: this is not checked, and another
+// matrix gives wrong points, t and normals. Valid: all finite, halfExtents >= 0 (0 on an axis: a flat
+// box). A negative half extent is an empty box for the ray cast and invalid (nullopt) for the contact
+// tests.
 template <class T> struct Obb {
     Vec3<T> center;
     Mat3<T> rotation;
     Vec3<T> halfExtents;
 };
 
-// All points within radius of the segment from a to b.
+// All points within radius of the segment from a to b. Valid: a, b and radius finite, radius >= 0
+// (0: the segment, for the contact tests; the ray cast needs radius > 0 with radius^2 a normal number).
+// a == b is the sphere about a (for the ray cast, so is an axis whose square is below the smallest
+// normal number).
 template <class T> struct Capsule {
     Vec3<T> a;
     Vec3<T> b;
     T radius;
 };
 
-// Solid cylinder whose axis runs from the centre of cap a to the centre of cap b.
+// Solid cylinder with flat caps, whose axis runs from the centre of cap a to the centre of cap b.
+// Valid: a, b and radius finite, radius > 0, and radius^2 and |b - a|^2 normal numbers (so a != b);
+// others get no hit.
 template <class T> struct Cylinder {
     Vec3<T> a;
     Vec3<T> b;
     T radius;
 };
 
-// Front face: the side that normal (b - a) x (c - a) points to (counter-clockwise seen from it).
+// A triangle, one-sided only for the queries that cull back faces. Front face: the side that the normal
+// (b - a) x (c - a) points to (a, b, c counter-clockwise seen from it). Valid: finite vertices. A
+// degenerate triangle (zero area within rounding: a point, collinear vertices) gets no ray hit; the
+// closest-point and contact tests treat it as their headers say.
 template <class T> struct Triangle {
     Vec3<T> a;
     Vec3<T> b;
     Vec3<T> c;
 };
 
-// The smallest axis-aligned box holding the triangle (exact: min and max do not round).
+// The smallest axis-aligned box holding the triangle (exact: min and max do not round). For finite
+// vertices; a NaN coordinate gives a NaN bound or is ignored, depending on the vertex it is in.
 template <class T> Aabb<T> boundsOf(const Triangle<T>& triangle) {
     return {glm::min(glm::min(triangle.a, triangle.b), triangle.c),
             glm::max(glm::max(triangle.a, triangle.b), triangle.c)};
 }
 
-// Columns of rotation are the axes of the three radii in world space (orthonormal).
+// The solid ellipsoid center + rotation * (radii * u) for |u| <= 1. Columns of rotation are the axes of
+// the three radii in world space and must be orthonormal (not checked: another matrix gives wrong
+// answers). Valid: all finite, radii > 0 for the ray cast (>= 0 for the plane tests).
 template <class T> struct Ellipsoid {
     Vec3<T> center;
     Mat3<T> rotation;
     Vec3<T> radii;
 };
 
-// A point where a query meets a surface: parameter t along the ray or motion, the point, and the
-// unit normal of the surface there, pointing out of the solid (or to the triangle's front side).
+// A point where a query meets a surface: parameter t along the ray or motion (in multiples of its
+// direction), the point, and the unit normal of the surface there, pointing out of the solid (or to the
+// triangle's front side). Exceptions are said where they occur: the convex cast's unbounded ends lie at
+// infinity, and it reports a plane's normal as given.
 template <class T, int N = 3> struct SurfaceHit {
     T t;
     VecN<T, N> point;
     VecN<T, N> normal;
 };
 
-// Where the line of a ray enters and leaves a solid. entry.t is negative when the origin is inside;
-// exit.t may exceed the ray's maxT. Returned only when [entry.t, exit.t] overlaps [0, maxT].
+// Where the line of a ray enters and leaves a solid: entry.t <= exit.t, both finite except for the
+// convex cast's unbounded ends. entry.t is negative when the origin is inside (originInside is
+// entry.t < 0); exit.t may exceed the ray's maxT. Returned only when [entry.t, exit.t] overlaps
+// [0, maxT]. An origin on the surface: entry.t = 0 (not inside) when the ray goes in, exit.t = 0
+// (inside) when it goes out, within the rounding of t. A line that only touches: entry.t == exit.t.
 template <class T, int N = 3> struct RaySolidHit {
     SurfaceHit<T, N> entry;
     SurfaceHit<T, N> exit;
@@ -111,6 +151,7 @@ template <class T, int N = 3> struct RaySolidHit {
 // direction, as PhysX does), the point where it leaves the solid, or nothing.
 enum class StartInside { HitAtOrigin, HitExit, NoHit };
 
+// Whether a triangle is hit from both sides (None) or only from the side its normal points to (BackFaces).
 enum class FaceCulling { None, BackFaces };
 
 }  // namespace analytic

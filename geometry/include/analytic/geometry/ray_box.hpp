@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Zlib
-// Ray against axis-aligned and oriented boxes (SPEC T3, T4): the slab method on a precomputed
-// reciprocal direction, branch-free in the per-box part (Tavian Barnes, "Fast, Branchless Ray/Bounding
-// Box Intersections", parts 1-3). Boxes are closed: a ray that only touches a face, edge or corner hits.
+// Ray against axis-aligned and oriented boxes: the slab method on a precomputed reciprocal direction,
+// branch-free in the per-box part (Tavian Barnes, "Fast, Branchless Ray/Bounding Box Intersections",
+// parts 1-3).
 #pragma once
 
 #include <cmath>
@@ -24,8 +24,11 @@ template <class T> struct SlabRay {
     T maxT;  // a traversal may shrink it to the closest hit found so far
 };
 
-// The ray prepared, when it is usable (isValidRay; makeSlabRay checks). Made in the caller's variable:
-// a walk that copied it out of an optional just made would wait on the copy (a store-forwarding stall).
+// The ray prepared for many box tests: origin, direction and maxT as given, the reciprocal direction
+// computed once (t keeps its meaning: multiples of the direction, which need not be unit). Not checked:
+// the ray must be valid (isValidRay); for another, what the box tests answer is unspecified. makeSlabRay
+// checks. Made in the caller's variable: a walk that copied it out of an optional just made would wait
+// on the copy (a store-forwarding stall).
 template <class T> SlabRay<T> slabRayOf(const RayPath<T>& ray) {
     return {ray.origin, ray.direction, T(1) / ray.direction, ray.maxT};
 }
@@ -94,18 +97,22 @@ template <class T, class FaceHit> std::optional<RaySolidHit<T>> slabSolidHit(con
 
 }  // namespace detail
 
-// Nothing for an unusable ray (non-finite, zero direction, negative maxT): the per-box tests then need
-// no checks of the ray.
+// The ray prepared as slabRayOf does, or nullopt for a ray isValidRay rejects: a NaN or an infinity in
+// origin or direction, a zero direction, maxT < 0 or NaN (+infinity is fine). The per-box tests then
+// need no checks of the ray.
 template <class T> std::optional<SlabRay<T>> makeSlabRay(const RayPath<T>& ray) {
     if (!isValidRay(ray)) return std::nullopt;
     return slabRayOf(ray);
 }
 
-// Broadphase traversal form: where the ray enters the closed box within [0, maxT] (0 when its origin
-// is inside), or NaN when it does not meet it there (so that entry <= maxT fails for any maxT, an
-// infinite one included). Branch-free: the near and far planes are picked by the direction's signs, and
-// a NaN (a line lying in a bounding plane, 0 * inf) leaves the bounds as they were, as in
-// clipLineToSlabs. Infinite bounds are honoured; a NaN bound is no overlap. maxT is apart from the ray
+// Broadphase traversal form: where the ray enters the closed box within [0, maxT], without points or
+// normals. Direction: need not be unit; t is in multiples of it (ray.maxT is ignored for maxT).
+// Range: the entry t in [0, maxT]. Miss: NaN, so that entry <= maxT fails for any maxT, an infinite one
+// included. Start inside or on the surface: 0. A ray that only touches a face, edge or corner hits, and
+// one lying in a face's plane is inside that slab (0 * inf = NaN there leaves the bounds as they were).
+// Invalid input: the ray is not checked (make it with makeSlabRay). Infinite bounds are honoured; a NaN
+// bound, min > max on an axis (an empty box), or maxT < 0 or NaN give NaN.
+// Branch-free: the near and far planes are picked by the direction's signs. maxT is apart from the ray
 // so that a walk shrinking it keeps one ray, not a copy per step (a copy of a struct just written is a
 // store-forwarding stall).
 template <class T>
@@ -124,24 +131,36 @@ template <class T>
     return ordered && entry <= exit ? entry : std::numeric_limits<T>::quiet_NaN();
 }
 
-// The same over the ray's own [0, ray.maxT].
+// rayEntryIntoAabb over the ray's own [0, ray.maxT]: the entry t, 0 from inside, NaN for a miss.
 template <class T>
 [[gnu::always_inline]] inline T rayEntryIntoAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
     return rayEntryIntoAabb(ray, ray.maxT, box);
 }
 
-// Whether the ray, over [0, maxT], meets the closed box. No normals or points.
+// Whether the ray, over [0, maxT], meets the closed box (rayEntryIntoAabb found an entry). Direction: need
+// not be unit. True when the origin is inside or on the box and for a ray that only touches it. Invalid
+// input as rayEntryIntoAabb (the ray unchecked; a NaN bound, an empty box, maxT < 0 or NaN): false.
 template <class T> bool rayOverlapsAabb(const SlabRay<T>& ray, T maxT, const Aabb<T>& box) {
     return rayEntryIntoAabb(ray, maxT, box) <= maxT;
 }
 
-// The same over the ray's own [0, ray.maxT].
+// rayOverlapsAabb over the ray's own [0, ray.maxT].
 template <class T> bool rayOverlapsAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
     return rayOverlapsAabb(ray, ray.maxT, box);
 }
 
-// Entry and exit of the ray's line through a finite box (see RaySolidHit). A box with min > max on
-// some axis is empty: no hit. Points lie on the box: the face coordinate is exact, the others clamped.
+// Where the line of the prepared ray enters and leaves the closed box. Normals: the face's axis, +-x, +-y
+// or +-z; where the line crosses an edge or corner, the lowest axis's face (x, then y, then z). Points
+// lie on the box: the face coordinate exact, the others clamped into the box.
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT]; exit.t may exceed
+// maxT. A ray that only touches a face, edge or corner hits; one lying in a face's
+// plane is inside that slab.   Miss: nullopt.
+// Start inside: originInside, entry.t < 0 (behind the origin). On the surface: entry.t = 0, not inside,
+// when the ray goes in; exit.t = 0, inside, when it goes out.
+// Invalid input -> nullopt: a NaN or infinite bound; min > max on an axis (an empty box; min == max is a
+// flat one, hit); a t that overflows (a tiny direction component, coordinates near the largest value), or
+// a point within [0, maxT] that does. The ray is not checked (make it with makeSlabRay).
 template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const SlabRay<T>& ray, const Aabb<T>& box) {
     if (!isFinite(box.min) || !isFinite(box.max)) return std::nullopt;
     const detail::SlabSpan<T> span =
@@ -156,14 +175,26 @@ template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const SlabRay<
     });
 }
 
+// intersectRayAabb for an unprepared ray, the same answers; a ray isValidRay rejects (a NaN or an infinity
+// in origin or direction, a zero direction, maxT < 0 or NaN) gets nullopt.
 template <class T> std::optional<RaySolidHit<T>> intersectRayAabb(const RayPath<T>& ray, const Aabb<T>& box) {
     if (!isValidRay(ray)) return std::nullopt;
     return intersectRayAabb(slabRayOf(ray), box);
 }
 
-// The oriented box in its own frame: the ray is taken there (transpose(rotation) undoes an orthonormal
-// rotation), clipped against the slabs -halfExtents..halfExtents, and the normals are the rotation's
-// columns. Negative half extents make an empty box: no hit.
+// Where the line of the ray enters and leaves the closed oriented box. Method: the ray is taken into the
+// box's frame (transpose(rotation) undoes an orthonormal rotation) and clipped against the slabs
+// -halfExtents..halfExtents; t is the same in both frames. Normals: +- the rotation's columns, the lowest
+// axis's at an edge or corner. Points: ray.at(t), on the box within rounding.
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT]; exit.t may exceed
+// maxT. A ray that only touches a face, edge or corner hits.   Miss: nullopt.
+// Start inside: originInside, entry.t < 0 (behind the origin). On the surface: entry.t = 0, not inside,
+// when the ray goes in; exit.t = 0, inside, when it goes out (within the rounding of the frame change).
+// Invalid input -> nullopt: a ray isValidRay rejects (a NaN or an infinity in origin or direction, a zero
+// direction, maxT < 0 or NaN); a NaN or an infinity in centre, rotation or half extents; a negative half
+// extent (an empty box; 0 is a flat one, hit); a t or a point within [0, maxT] that overflows. Not
+// checked: the rotation must be orthonormal; another matrix gives wrong t, points and normals.
 template <class T> std::optional<RaySolidHit<T>> intersectRayObb(const RayPath<T>& ray, const Obb<T>& box) {
     if (!isValidRay(ray) || !isFinite(box.center) || !isFinite(box.halfExtents) ||
         !isFinite(box.rotation[0]) || !isFinite(box.rotation[1]) || !isFinite(box.rotation[2])) {

@@ -11,9 +11,20 @@
 
 namespace analytic {
 
-// Where the line of the ray enters and leaves the capsule (see RaySolidHit); nullopt when it misses, when
-// that stretch lies outside [0, maxT], or for invalid input (see detail::acceptsRoundSolid). A capsule
-// whose axis is too short to have a usable square (a == b) is the sphere about a.
+// Where the line of the ray enters and leaves the capsule. Normals: unit, outward: from the axis on the
+// side, from the end's centre on the end spheres (where rounding loses it, on a capsule tiny against its
+// distance, the one facing the ray: -unit direction at the entry, +unit direction at the exit).
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT] (a touch counts);
+// exit.t may exceed maxT. A line that only touches: entry.t == exit.t.   Miss: nullopt.
+// Start inside: originInside, entry.t < 0 (behind the origin). On the surface: entry.t = 0, not inside,
+// when the ray goes in; exit.t = 0, inside, when it goes out (within the rounding of t).
+// a == b, or an axis whose square is below the smallest normal number: the sphere about a, answered as
+// intersectRaySphere answers it.
+// Invalid input -> nullopt: maxT < 0 or NaN; radius <= 0 or NaN; a direction or radius whose square is
+// not a normal number (zero; |v| below about 1.1e-19 or above 1.8e19 in float, 1.5e-154 and 1.3e154 in
+// double; NaN or infinite); a NaN or an infinity in origin, a or b; |origin - a|^2 or |b - a|^2 beyond
+// the largest finite value; a t that overflows.
 template <class T>
 inline std::optional<RaySolidHit<T>> intersectRayCapsule(const RayPath<T>& ray, const Capsule<T>& capsule) {
     const Vec3<T> axis = capsule.b - capsule.a;

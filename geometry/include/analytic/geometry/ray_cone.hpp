@@ -15,18 +15,28 @@
 
 namespace analytic {
 
-// Solid cone: the apex, the centre of the base disc, and the disc's radius.
+// Solid right circular cone: the apex, the centre of the base disc, and the disc's radius (the base
+// included). Valid for the ray cast: all finite, radius > 0, and radius^2, |base - apex|^2 and
+// |base - apex|^2 + radius^2 normal numbers (so apex != base); others get no hit.
 template <class T> struct Cone {
     Vec3<T> apex;
     Vec3<T> base;
     T radius;
 };
 
-// Where the line of the ray enters and leaves the solid cone (see RaySolidHit). Normals: on the side the
-// surface's (radial out, tilted towards the apex by the half angle), +the unit axis (apex to base) on the
-// base, and at the apex itself, where the side has no normal, the unit axis pointing away from the base.
-// nullopt when it misses, when that stretch lies outside [0, maxT], for invalid input (see
-// detail::acceptsRoundSolid) or an axis or slant height without a usable square.
+// Where the line of the ray enters and leaves the solid cone. Normals, unit: on the side the surface's
+// (radial out, tilted towards the apex by the half angle); +the unit axis (apex to base) on the base; at
+// the apex itself, where the side has no normal (and on the side where rounding leaves none: a line along
+// the axis), the unit axis pointing away from the base.
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT] (a touch counts);
+// exit.t may exceed maxT. A line that only touches: entry.t == exit.t.   Miss: nullopt.
+// Start inside: originInside, entry.t < 0 (behind the origin). On the surface: entry.t = 0, not inside,
+// when the ray goes in; exit.t = 0, inside, when it goes out (within the rounding of t).
+// Invalid input -> nullopt: maxT < 0 or NaN; radius <= 0 or NaN; a direction, radius, axis base - apex or
+// slant height whose square is not a normal number (zero, so apex == base; |v| below about 1.1e-19 or
+// above 1.8e19 in float, 1.5e-154 and 1.3e154 in double; NaN or infinite); a NaN or an infinity in
+// origin, apex or base; |origin - apex|^2 beyond the largest finite value; a t that overflows.
 template <class T>
 inline std::optional<RaySolidHit<T>> intersectRayCone(const RayPath<T>& ray, const Cone<T>& cone) {
     const Vec3<T> axis = cone.base - cone.apex;
@@ -173,6 +183,8 @@ inline std::optional<RaySolidHit<T>> intersectRayCone(const RayPath<T>& ray, con
 // the margin, the apex rounded by the margin's sphere, and (in place of the torus about the base's rim) the
 // cylinder of radius radius + margin: exact but near the rim, where the surface lies up to 0.42 margins
 // outside the exact one (the corners of three tangent planes about a quarter circle and less).
+// Valid for the ray cast: a cone as above (radius > 0 and finite, |base - apex|^2 a normal number) and a
+// finite margin >= 0; a margin of 0 is the cone. Others get no hit.
 template <class T> struct RoundedCone {
     Cone<T> cone;
     T margin;
@@ -218,12 +230,22 @@ std::optional<RaySolidHit<T>> stretchBelow(const RayPath<T>& line, const Vec3<T>
 
 }  // namespace detail
 
-// Where the line of the ray enters and leaves the rounded cone (see RaySolidHit): the union of the apex's
-// sphere and of the larger cone whose side is the side moved out (apex margin / sin(half angle) farther
-// out), cut by the cylinder about the axis, of radius radius + margin, from the grown base up to where
-// that side meets the sphere. The solids are met along the whole line, then cut to
-// [0, maxT], so that a stretch in one of them beyond maxT still extends the other's. nullopt as
-// intersectRayCone says, and for a margin not finite and >= 0; a margin of 0 is the cone.
+// Where the line of the ray enters and leaves the rounded cone: the union of the apex's sphere and of the
+// larger cone whose side is the side moved out (apex margin / sin(half angle) farther out), cut by the
+// cylinder about the axis, of radius radius + margin, from the grown base up to where that side meets the
+// sphere. The solids are met along the whole line, then cut to [0, maxT], so that a stretch in one of
+// them beyond maxT still extends the other's. Normals, unit and outward: those of the part crossed (the
+// sphere's, the grown side's, the rim cylinder's, +the unit axis on the grown base).
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT] (a touch counts);
+// exit.t may exceed maxT.   Miss: nullopt.
+// Start inside: originInside, entry.t < 0 (where the line leaves the solid going back). On the surface:
+// entry.t = 0, not inside, when the ray goes in; exit.t = 0, inside, when it goes out (within rounding).
+// A margin of 0: intersectRayCone's answers.
+// Invalid input -> nullopt: a margin that is NaN, infinite or negative; maxT < 0 or NaN; radius not
+// positive and finite; |base - apex|^2 not a normal number (apex == base); and what the parts reject
+// (a NaN or an infinity in origin or direction, a zero direction or one whose square is not a normal
+// number).
 template <class T>
 inline std::optional<RaySolidHit<T>> intersectRayRoundedCone(const RayPath<T>& ray,
                                                              const RoundedCone<T>& rounded) {

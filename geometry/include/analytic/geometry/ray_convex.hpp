@@ -14,25 +14,30 @@
 namespace analytic {
 
 // Where the line of the ray enters and leaves the solid {x : dot(plane.normal, x) <= plane.offset for every
-// plane} (see RaySolidHit). Each plane's positive side (see Plane) is outside, so its unit normal points out
-// of the solid and is the normal reported where the line crosses it. The solid is closed: a ray that only
-// touches a face, edge or corner hits, and a line lying in a face's plane is inside that half-space.
+// plane}. Each plane's positive side is outside, so its normal points out of the solid; it is the normal
+// reported where the line crosses that plane, as given (unit for unit normals; t does not depend on their
+// length). The line enters through the planes it runs against (dot(normal, direction) < 0) and leaves
+// through the others; entry is the last of the entering crossings, exit the first of the leaving ones,
+// ties going to the lowest index.
 //
-// The line enters through the planes it runs against (dot(normal, direction) < 0) and leaves through the
-// others; entry is the last of the entering crossings, exit the first of the leaving ones, ties going to
-// the lowest index. A line parallel to a plane (dot exactly zero) and outside it misses.
-//
-// An unbounded solid may leave the line unbounded: without an entering plane entry.t is -infinity, without
-// a leaving one exit.t is +infinity. Such an end has no surface: its point lies at infinity along the ray
-// (components where the direction is zero keep the origin's), its normal faces the ray as the round
-// solids' fallback does (-unit direction entering, +unit direction leaving). No planes at all: the whole
-// space. Planes with no common point: no hit.
-//
-// nullopt when the line misses, when its stretch inside lies outside [0, maxT], for an invalid ray (see
-// isValidRay), for a plane with a NaN or an infinity, where dot(normal, origin) - offset or
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT]; exit.t may exceed
+// maxT. The solid is closed: a ray that only touches a face, edge or corner hits, and
+// a line lying in a face's plane is inside that half-space. An unbounded solid may leave the line
+// unbounded: without an entering plane entry.t is -infinity, without a leaving one exit.t is +infinity.
+// Such an end has no surface: its point lies at infinity along the ray (components where the direction is
+// zero keep the origin's), its normal faces the ray as the round solids' fallback does (-unit direction
+// entering, +unit direction leaving). No planes at all: the whole space (both ends unbounded).
+// Miss: nullopt; so is a line parallel to a plane (dot exactly zero) outside it, and planes with no
+// common point.
+// Start inside: originInside, entry.t < 0 (behind the origin, or -infinity). On a face: entry.t = 0, not
+// inside, when the ray goes in; exit.t = 0, inside, when it goes out.
+// Invalid input -> nullopt: a ray isValidRay rejects (a NaN or an infinity in origin or direction, a zero
+// direction, maxT < 0 or NaN); a plane with a NaN or an infinity; where dot(normal, origin) - offset or
 // dot(normal, direction) leaves the scalar's range, where the entry or the exit does (|t| beyond the
 // largest finite value: a line all but parallel to the plane that bounds it), and where a bounded end's
-// point within [0, maxT] does (a direction whose multiples reach beyond the scalar's range).
+// point within [0, maxT] does (a direction whose multiples reach beyond the scalar's range). A plane with
+// a zero normal is not rejected: it is the whole space for offset >= 0, nothing (a miss) for offset < 0.
 //
 // T is taken from the ray alone, so any contiguous range of planes (an array, a vector) converts to the span.
 template <class T> std::optional<RaySolidHit<T>> intersectRayConvexPlanes(

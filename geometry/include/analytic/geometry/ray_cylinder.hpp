@@ -61,9 +61,20 @@ template <class T> inline SurfaceHit<T> cylinderSideHit(const RayPath<T>& ray, c
 
 }  // namespace detail
 
-// Where the line of the ray enters and leaves the solid cylinder (see RaySolidHit). Normals: radial on the
-// side, -+ the unit axis on the caps at a and b. nullopt when it misses, when that stretch lies outside
-// [0, maxT], for invalid input (see detail::acceptsRoundSolid) or an axis without a usable square.
+// Where the line of the ray enters and leaves the solid cylinder with its flat caps. Normals: unit,
+// outward: radial on the side (the one facing the ray where rounding loses it, on a cylinder tiny against
+// its distance), -unit axis (b - a) on cap a, +unit axis on cap b; on the rim, where side and cap are
+// crossed at one t, the side's.
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT] (a touch counts);
+// exit.t may exceed maxT. A line that only touches: entry.t == exit.t. Miss: nullopt; so is a line
+// parallel to the caps (to the scalar's precision) outside the slab between them.
+// Start inside: originInside, entry.t < 0 (behind the origin). On the surface: entry.t = 0, not inside,
+// when the ray goes in; exit.t = 0, inside, when it goes out (within the rounding of t).
+// Invalid input -> nullopt: maxT < 0 or NaN; radius <= 0 or NaN; a direction, radius or axis b - a whose
+// square is not a normal number (zero, so a == b; |v| below about 1.1e-19 or above 1.8e19 in float,
+// 1.5e-154 and 1.3e154 in double; NaN or infinite); a NaN or an infinity in origin, a or b;
+// |origin - a|^2 beyond the largest finite value; a t that overflows.
 template <class T> inline std::optional<RaySolidHit<T>> intersectRayCylinder(const RayPath<T>& ray,
                                                                              const Cylinder<T>& cylinder) {
     const Vec3<T> axis = cylinder.b - cylinder.a;

@@ -11,12 +11,21 @@
 
 namespace analytic {
 
-// Where the line of the ray enters and leaves the ellipsoid (see RaySolidHit). Normals: the gradient of
-// the ellipsoid's equation, rotation * (p / radii) for the unit-sphere point p, normalised. nullopt when
-// it misses, when that stretch lies outside [0, maxT], for radii that are not positive and finite, or
-// for input the sphere rejects in the unit-sphere frame (see detail::acceptsRoundSolid): a NaN or an
-// infinity anywhere, a direction whose square is not usable there; and where a point within [0, maxT]
-// leaves the scalar's range (withFinitePoints).
+// Where the line of the ray enters and leaves the solid ellipsoid. Normals: the gradient of the
+// ellipsoid's equation, rotation * (p / radii) for the unit-sphere point p, normalised (where rounding
+// loses it, on an ellipsoid tiny against its distance, the unit direction facing the ray).
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction), the same t in
+// the world and in the unit-sphere frame.
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT] (a touch counts);
+// exit.t may exceed maxT. A line that only touches: entry.t == exit.t.   Miss: nullopt.
+// Start inside: originInside, entry.t < 0 (behind the origin). On the surface: entry.t = 0, not inside,
+// when the ray goes in; exit.t = 0, inside, when it goes out (within the rounding of the frame change).
+// Invalid input -> nullopt: radii not all positive and finite; maxT < 0 or NaN; a NaN or an infinity in
+// origin, direction, centre or rotation; what the sphere's solver rejects in the unit-sphere frame (the
+// direction divided by the radii with a square that is not a normal number: a zero direction, or one
+// tiny or huge against the radii; radii so small that their inverse overflows; a squared distance to the
+// centre beyond the largest finite value there); a t that overflows; a point within [0, maxT] that does.
+// Not checked: the rotation must be orthonormal; another matrix gives wrong t, points and normals.
 template <class T> inline std::optional<RaySolidHit<T>> intersectRayEllipsoid(const RayPath<T>& ray,
                                                                               const Ellipsoid<T>& ellipsoid) {
     if (!isFinite(ellipsoid.radii) || !glm::all(glm::greaterThan(ellipsoid.radii, Vec3<T>(0))))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Zlib
-// Ray against sphere (SPEC T1) and, with N = 2, ray against circle (T14); surfaceCrossings in first_hit.hpp
-// turns the result into T2's segment crossings. The helpers in detail also serve the capsule and cylinder.
+// Ray against sphere and, with N = 2, ray against circle: the quadratic along the line, its discriminant
+// taken from the line's distance to the centre (Haines et al., "Precision Improvements for Ray/Sphere
+// Intersection", Ray Tracing Gems, ch. 7). The helpers in detail also serve the capsule and cylinder.
 #pragma once
 
 #include <limits>
@@ -115,8 +116,19 @@ inline SurfaceHit<T, N> roundSurfaceHit(const RayPath<T, N>& ray, T t, const Vec
 
 }  // namespace detail
 
-// Where the line of the ray enters and leaves the ball (see RaySolidHit); nullopt when it misses, when
-// that stretch lies outside [0, maxT], or for invalid input (see detail::acceptsRoundSolid).
+// Where the line of the ray enters and leaves the ball (sphere in 3D, disc in 2D), with unit outward
+// normals (for a ball tiny against its distance, where the normal is lost to rounding: the one facing the
+// ray, -unit direction at the entry and +unit direction at the exit).
+// Direction: need not be unit; t is in multiples of it (point = origin + t * direction).
+// Range: entry.t <= exit.t, reported only when [entry.t, exit.t] overlaps [0, maxT] (a touch counts);
+// exit.t may exceed maxT. A tangent line: entry.t == exit.t.   Miss: nullopt.
+// Start inside: originInside, entry.t < 0 (behind the origin). On the surface: entry.t = 0, not inside,
+// when the ray goes in; exit.t = 0, inside, when it goes out (within the rounding of t). A t whose size
+// underflows (a direction far longer than the ball) is kept on the side the origin's distance says.
+// Invalid input -> nullopt: maxT < 0 or NaN; radius <= 0 or NaN; a direction or radius whose square is
+// not a normal number (zero; |v| below about 1.1e-19 or above 1.8e19 in float, 1.5e-154 and 1.3e154 in
+// double; NaN or infinite); a non-finite origin or centre, or |origin - centre|^2 beyond the largest
+// finite value; a t that overflows.
 template <class T, int N>
 inline std::optional<RaySolidHit<T, N>> intersectRaySphere(const RayPath<T, N>& ray, const Ball<T, N>& ball) {
     const VecN<T, N> offset = ray.origin - ball.center;

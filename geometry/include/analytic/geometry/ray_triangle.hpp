@@ -1,26 +1,9 @@
 // SPDX-License-Identifier: Zlib
-// Ray against triangle (SPEC T13). Whether the ray meets the triangle is decided watertight (Woop,
-// Benthin, Wald, "Watertight Ray/Triangle Intersection", JCGT 2(1), 2013): the ray is made the +z axis
-// of a sheared frame and each edge contributes a 2D edge function of its two sheared end points,
-// computed so that an edge shared by two triangles gives exactly opposite values in both. Where it
-// meets it (t) comes from the triangle's plane, whose normal is computed from the two shortest edges.
-//
-// What this guarantees, for triangles that share vertices bit for bit:
-// - The sign of each edge function is the exact orientation of the sheared (rounded) vertex positions:
-//   round to nearest is monotonic, so a difference of rounded products never has the wrong sign; when
-//   it is 0 the products are redone in a wider type (exact for float; for double the long double
-//   products can still round to 0, and a 0 counts as "on the edge", inside for both neighbours).
-// - So, seen along the ray, the triangles of a mesh tile the plane without gaps: a ray through a
-//   shared edge or vertex hits AT LEAST ONE of the triangles around it, never neither. Two triangles on
-//   either side of an edge are both hit only when the ray passes exactly through the edge in the
-//   sheared coordinates (edge function 0); a ray exactly through a vertex hits all triangles around it.
-// - Limits: the t-range test (0 <= t <= maxT) is done per triangle, so within rounding of t = 0 or
-//   t = maxT neighbours may disagree; a ray lying in a triangle's plane (within rounding) is no hit for
-//   that triangle, so a ray skimming along a surface can slip through an edge; a triangle whose normal
-//   is all rounding noise (zero area within rounding) is no hit, so a mesh that relies on zero-area
-//   triangles can leak along their rounded slivers.
-// The guarantee needs the products and differences rounded as written: do not compile with
-// -ffast-math or -ffp-contract=fast (FMA contraction would break the antisymmetry).
+// Ray against triangle. Whether the ray meets the triangle is decided watertight (Woop, Benthin, Wald,
+// "Watertight Ray/Triangle Intersection", JCGT 2(1), 2013): the ray is made the +z axis of a sheared
+// frame and each edge contributes a 2D edge function of its two sheared end points, computed so that an
+// edge shared by two triangles gives exactly opposite values in both. Where it meets it (t) comes from
+// the triangle's plane, whose normal is computed from the two shortest edges.
 #pragma once
 
 #include <algorithm>
@@ -140,11 +123,15 @@ inline constexpr std::array<WatertightAxes, 64> watertightAxes = [] {
 
 }  // namespace detail
 
-// The ray prepared, when it is usable (isValidRay; makeWatertightRay checks). Made in the caller's
-// variable: one copied out of an optional just made waits on the copy (a store-forwarding stall). The
-// axes come from a table indexed by the direction's comparisons, with no branch on them (a batch of rays
-// in random directions mispredicted those of nested choices; std::abs is a mask where glm::abs is a
-// branch per component).
+// The ray prepared for many triangle tests: the direction's dominant axis kz, the other two kx and ky
+// (ordered to keep the winding) and the shear that makes the direction the +z axis. Origin, direction and
+// maxT as given: t keeps its meaning (multiples of the direction, which need not be unit). Not checked:
+// the ray must be valid (isValidRay); for another, what the triangle tests answer is unspecified.
+// makeWatertightRay checks.
+// Made in the caller's variable: one copied out of an optional just made waits on the copy (a
+// store-forwarding stall). The axes come from a table indexed by the direction's comparisons, with no
+// branch on them (rays in random directions mispredict nested choices; std::abs is a mask where glm::abs
+// is a branch per component).
 template <class T> WatertightRay<T> watertightRayOf(const RayPath<T>& ray) {
     const T direction[3] = {ray.direction.x, ray.direction.y, ray.direction.z};
     const T x = std::abs(direction[0]), y = std::abs(direction[1]), z = std::abs(direction[2]);
@@ -163,16 +150,42 @@ template <class T> WatertightRay<T> watertightRayOf(const RayPath<T>& ray) {
             direction[axes.ky] / dz};
 }
 
-// Nothing for an unusable ray (non-finite, zero direction, negative maxT).
+// The ray prepared as watertightRayOf does, or nullopt for a ray isValidRay rejects: a NaN or an infinity
+// in origin or direction, a zero direction, maxT < 0 or NaN (+infinity is fine).
 template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const RayPath<T>& ray) {
     if (!isValidRay(ray)) return std::nullopt;
     return watertightRayOf(ray);
 }
 
-// The many-triangle form: the per-ray setup is in makeWatertightRay. The hit has t in [0, ray.maxT].
-// No hit for a ray in the triangle's plane, a degenerate (zero-area) triangle, a non-finite vertex, a
-// back face when culling back faces, or where the arithmetic overflows (coordinates or a ray so large
-// that the sheared products or the plane's approach pass the largest finite value).
+// Where the prepared ray meets the triangle (the many-triangle form: the per-ray setup is in
+// makeWatertightRay): t; the barycentric u and v of the point, (1 - u - v) a + u b + v c, with u, v >= 0
+// and u + v <= 1 within rounding; point = origin + t * direction; the unit geometric normal
+// (b - a) x (c - a), not flipped towards the ray; frontFace, whether the ray comes from the side the
+// normal points to.
+// Direction: need not be unit; t is in multiples of it.   Range: t in [0, ray.maxT], both ends included.
+// Miss: nullopt; with FaceCulling::BackFaces, so is a hit from the back (frontFace false).
+// Start on the triangle (it has no inside): an origin in its plane within it gets t = 0, or a miss where
+// t rounds below 0.
+// No hit (nullopt) also for: a ray lying in the triangle's plane (within rounding); a degenerate triangle
+// (zero area within rounding: its normal all rounding noise); a NaN or an infinity in a vertex; arithmetic
+// that overflows (coordinates or a ray so large that the sheared products, the plane's approach or the
+// point pass the largest finite value). The ray is not checked (make it with makeWatertightRay).
+// Watertight, for triangles that share vertices bit for bit:
+// - The sign of each edge function is the exact orientation of the sheared (rounded) vertex positions:
+//   round to nearest is monotonic, so a difference of rounded products never has the wrong sign; when
+//   it is 0 the products are redone in a wider type (exact for float; for double the long double
+//   products can still round to 0, and a 0 counts as "on the edge", inside for both neighbours).
+// - So, seen along the ray, the triangles of a mesh tile the plane without gaps: a ray through a
+//   shared edge or vertex hits AT LEAST ONE of the triangles around it, never neither. Two triangles on
+//   either side of an edge are both hit only when the ray passes exactly through the edge in the
+//   sheared coordinates (edge function 0); a ray exactly through a vertex hits all triangles around it.
+// - Limits: the t-range test (0 <= t <= maxT) is done per triangle, so within rounding of t = 0 or
+//   t = maxT neighbours may disagree; a ray lying in a triangle's plane (within rounding) is no hit for
+//   that triangle, so a ray skimming along a surface can slip through an edge; a triangle whose normal
+//   is all rounding noise (zero area within rounding) is no hit, so a mesh that relies on zero-area
+//   triangles can leak along their rounded slivers.
+// These need the products and differences rounded as written: do not compile with -ffast-math or
+// -ffp-contract=fast (FMA contraction would break the antisymmetry).
 template <class T>
 std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, const Triangle<T>& triangle,
                                                    FaceCulling culling = FaceCulling::None) {
@@ -220,6 +233,8 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
                           determinant > T(0)};
 }
 
+// intersectRayTriangle for an unprepared ray, the same answers; a ray isValidRay rejects (a NaN or an
+// infinity in origin or direction, a zero direction, maxT < 0 or NaN) gets nullopt.
 template <class T>
 std::optional<TriangleHit<T>> intersectRayTriangle(const RayPath<T>& ray, const Triangle<T>& triangle,
                                                    FaceCulling culling = FaceCulling::None) {
