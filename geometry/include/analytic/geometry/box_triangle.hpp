@@ -19,19 +19,8 @@
 // Points farther than reach are left out; a pair apart by more than reach along an axis (either way)
 // gives nothing. An axis whose clipping leaves nothing gives way to the triangle's normal; when that
 // leaves nothing too, the box's deepest corner and its nearest point of the triangle stand for the
-// contact.
-//
-// Sides: TriangleSide::Either lets the triangle push the box out along its normal on either side (the
-// one that separates them sooner); Front and Back fix the side (Front: the side (b - a) x (c - a)
-// points to): the triangle's axis then pushes only to that side, other axes only when their normal
-// does not point to the other side or when they separate the shapes (a box apart from the triangle is
-// apart on any side), and a box entirely on the other side gives nothing.
-//
-// Accuracy: the triangle is taken into the box's frame (offsets from the box's centre), where the box's
-// axes are exact; separations are within a few roundings of the scale (the largest coordinate or half
-// extent) for face axes, over the sine of the angle between the edges for edge axes. A degenerate
-// triangle (no area) gives nothing: in a mesh its edges belong to its neighbours. Non-finite input, a
-// negative half extent or reach give std::nullopt; no output is ever NaN.
+// contact. The triangle is taken into the box's frame (offsets from the box's centre), where the box's
+// axes are exact.
 #pragma once
 
 #include <algorithm>
@@ -422,7 +411,29 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
 
 }  // namespace box_triangle_detail
 
-// The contact of box and triangle by the separating-axis test (see above), when they are within reach.
+// The contact of the box and the triangle by the separating-axis test (the axes, bias and points as the
+// file's header says), when they are within reach (>= 0, a distance, such as Bullet's contact breaking
+// threshold). box.rotation's columns are the box's axes, orthonormal (not checked).
+// side: Either lets the triangle push the box out along its normal on either side (the one that
+// separates them sooner); Front and Back fix the side (Front: the side (b - a) x (c - a) points to): the
+// triangle's axis then pushes only to that side, other axes only when their normal does not point to the
+// other side or when they separate the shapes (a box apart from the triangle is apart on any side).
+// Range: normal unit, from the triangle toward the box; 1 to 8 points, each on the triangle with its
+// distance along the normal (<= reach; negative when they overlap); separation the largest gap over the
+// axes tested, to the side the triangle may push to (negative: the penetration depth; positive: a lower
+// bound of the distance). Separations are within a few roundings of the scale (the largest coordinate or
+// half extent) for face axes, and that divided by the sine of the angle between the edges for edge axes.
+// No contact: a box apart from the triangle by more than reach along an axis (either way), a box
+// entirely on the other side of a fixed side, or no point within reach: std::nullopt.
+// Touching gives distance 0; overlapping, negative distances. With side Either no point is deeper than
+// the chosen axis's separation, which the bias keeps within 2% of the depth plus 0.1% of the box's size
+// of the least overlap (a fallback's points are limited to that); a fixed side pushes out to that side
+// however deep. Zero half extents (a flat, linear or point box) are valid.
+// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
+// roundoffs, or too small to tell) gives std::nullopt: in a mesh its edges belong to its neighbours. So
+// does a triangle whose edges' squares or area overflow T.
+// Invalid input: a NaN or infinite value, a negative half extent, a negative or NaN reach, and input
+// whose contact overflows T give std::nullopt.
 template <class T>
 std::optional<BoxTriangleContact<T>> collideObbTriangle(const Obb<T>& box, const Triangle<T>& triangle,
                                                         std::type_identity_t<T> reach,
@@ -432,9 +443,17 @@ std::optional<BoxTriangleContact<T>> collideObbTriangle(const Obb<T>& box, const
 
 // The contact taken along the triangle's normal whatever the axis of least penetration: for a triangle
 // whose edge or vertex only an internal edge of a mesh makes the contact, or that a box came in through
-// the face of. Only the face axes are tested: separation is the largest of their gaps, and a box over
-// no part of the triangle (its face clipped to the triangle's prism leaves nothing within reach) gives
-// nothing.
+// the face of. Inputs, side and invalid input as collideObbTriangle.
+// Range: normal the triangle's unit normal on the side it pushes to (axis TriangleFace, feature Face);
+// the points are those of the box's face most opposed to it clipped to the triangle's prism, each on the
+// triangle with its distance along the normal (<= reach; negative when they overlap). Only the face axes
+// are tested: separation is the largest of their gaps (the triangle's normal and the box's 3 faces).
+// No contact: a box apart by more than reach along a face axis, entirely on the other side of a fixed
+// side, or over no part of the triangle (its face clipped to the triangle's prism leaves nothing within
+// reach): std::nullopt.
+// Touching gives distance 0; overlapping, negative distances, as deep as the box reaches along the normal.
+// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
+// roundoffs, or too small to tell) gives std::nullopt, as for collideObbTriangle.
 template <class T>
 std::optional<BoxTriangleContact<T>> collideObbTriangleAlongNormal(const Obb<T>& box,
                                                                    const Triangle<T>& triangle,

@@ -4,11 +4,8 @@
 // convex polytope is reached either where the segment meets it, or at one of the segment's ends, or
 // between the segment and one of the polytope's edges, or over a face whose region the segment crosses
 // (where the segment's height above the face is linear, so least at an end of the part inside the region).
-//
-// Accuracy and valid range as closest_point.hpp: offsets are taken from a vertex of the shape (or the
-// box's centre), so errors are a few roundings of the size of the case; squared lengths must not
-// overflow T. Non-finite input, a negative radius or half extent give std::nullopt (or no contact);
-// no output is ever NaN or infinite.
+// Offsets are taken from a vertex of the shape (or the box's centre), so errors are a few roundings of the
+// size of the case. Each function states its contract; none outputs a NaN or an infinity.
 #pragma once
 
 #include <algorithm>
@@ -221,12 +218,18 @@ inline bool isValidSegmentTriangle(const Vec3<T>& p0, const Vec3<T>& p1, const T
 
 }  // namespace detail
 
-// Exact closest points of the segment from p0 to p1 and the solid triangle. A segment crossing the
-// triangle gives the crossing (distance 0, feature Face); one parallel to it over the face gives one
-// of the nearest pairs, the face's at a tie with an edge (within a few roundings). A degenerate
-// triangle (see degenerateTriangleSine: no area, a needle, or too small) gives the nearest point of its
-// edges; a zero-length
-// segment the nearest point to p0. Non-finite input, or input whose squares overflow: std::nullopt.
+// Exact closest points of the segment from p0 to p1 and the solid triangle.
+// Range: s in [0, 1], pointOnSegment = p0 + s (p1 - p0); pointOnTriangle on the triangle, on feature.
+// No result: only for invalid input; every valid query has a closest pair.
+// A segment crossing or touching the triangle's face gives the crossing as both points (feature Face;
+// through an edge or a vertex, within rounding, that feature may be named instead).
+// One parallel to the triangle over its face gives one of the nearest pairs, the face's at a tie with an
+// edge (within a few roundings). A zero-length segment gets the triangle's point nearest to p0.
+// A degenerate triangle (the sine of its smallest angle below 16 unit roundoffs: no area, or a needle; or
+// one too small to tell, its edges under about 3e-7 in float, 1e-70 in double; also one whose edges'
+// fourth powers overflow T) gives the nearest pair of its three edges and the segment.
+// Invalid input: a NaN or infinite coordinate gives std::nullopt; so does input whose differences or
+// squares overflow T where the result would not be finite.
 template <class T>
 inline std::optional<SegmentTrianglePair<T>> closestPointsSegmentTriangle(const Vec3<T>& p0,
                                                                           const Vec3<T>& p1,
@@ -265,18 +268,32 @@ inline std::optional<SegmentTrianglePair<T>> closestPointsSegmentTriangle(const 
     return result;
 }
 
-// The capsule's contact with a triangle (two-sided), when within reach (>= 0) of touching, from the
-// axis's closest points (closestPointsSegmentTriangle). Where the nearest feature is the face: along the
-// face normal on the side of the axis (where the axis crosses the plane, the side on which its part over
-// the face reaches farther; the other side with otherSide), the deepest point of the capsule over the
-// face and the one farthest from it along the axis (detail::facePoints: end spheres over the face, and
-// where the cylinder's lowest line crosses the face's border), the second's distance possibly beyond
-// reach (a caller keeps those within). Otherwise one point, normal from the edge or vertex toward the
-// axis (the face normal on the side of the capsule's centre when the axis passes through the edge
-// within a few roundings). Every point is on the triangle, its point on A (onB + distance normal) in the
-// capsule (on its surface but for facePoints' balls below the axis): no point is deeper than the capsule
-// reaches there. A degenerate triangle gives no contact (in a mesh its edges are its neighbours');
-// so do non-finite input, a negative radius or reach, and input that overflows.
+// The capsule's contact with a triangle (two-sided), when the capsule is within reach (>= 0, a
+// distance, such as Bullet's contact breaking threshold) of touching it: a unit normal from the triangle
+// toward the capsule and one or two points, each with its signed distance along the normal (negative
+// when they overlap), from the axis's closest points (closestPointsSegmentTriangle).
+// - The nearest feature is the face: the normal is the face normal on the side of the axis (where the
+//   axis crosses the plane, the side on which its part over the face reaches farther); the points are the
+//   deepest point of the capsule over the face and the one farthest from it along the axis (found among
+//   the ends of the part of the axis over the face, a radius below it, and where the cylinder's lowest
+//   line, the axis moved a radius against the normal, enters and leaves the face's prism).
+// - Otherwise one point, the normal from the edge or vertex toward the axis (the face normal on the side
+//   of the capsule's centre when the axis passes through the edge within a few roundings).
+// Range: the first (deepest) point's distance <= reach; the second's may be beyond reach (a caller keeps
+// those within). Every point is on the triangle, its point on A (onB + distance normal) in the capsule
+// (on its surface but for the points a radius below the axis): no point is deeper than the capsule
+// reaches there.
+// No contact (the capsule farther than reach from the triangle): std::nullopt.
+// Touching gives distance 0; an axis crossing the triangle gives the face's points, negative. With
+// otherSide the face's normal is turned to the other side (the capsule is pushed back through the
+// triangle: its distances are then how far it reaches across), and the first point is kept whatever its
+// distance; an edge or vertex contact is unchanged. A zero-length axis (a ball) is valid: a face contact
+// then gives the same point twice (s = 0 and s = 1).
+// A degenerate triangle (the sine of its smallest angle below 16 unit roundoffs: no area, or a needle; or
+// one too small to tell, its edges under about 3e-7 in float, 1e-70 in double; also one whose edges'
+// fourth powers overflow T) gives no contact: in a mesh its edges are its neighbours'.
+// Invalid input: a NaN or infinite value, a negative radius or reach, a radius plus reach that overflows,
+// and input whose contact overflows T give std::nullopt.
 template <class T>
 inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Capsule<T>& capsule,
                                                                        const Triangle<T>& triangle, T reach,
@@ -422,10 +439,16 @@ inline std::optional<LocalPair<T>> nearestLocalPair(const LocalSegment<T>& segme
 
 }  // namespace detail
 
-// Exact closest points of the segment from p0 to p1 and the solid box (its surface and inside). A
-// segment meeting the box (touching included) gives inside = true and the middle of its part inside
-// the box as both points. Zero half extents (a flat, linear or point box) and a zero-length segment are
-// valid. Non-finite input, a negative half extent or overflow: std::nullopt.
+// Exact closest points of the segment from p0 to p1 and the solid box (its surface and inside).
+// box.rotation's columns are the box's axes, orthonormal (not checked).
+// Range: s in [0, 1], pointOnSegment = p0 + s (p1 - p0); pointOnBox in the box.
+// No result: only for invalid input; every valid query has a closest pair.
+// A segment meeting the box (touching included) gives inside = true and the middle of its part inside
+// the box as both points; apart, inside = false and the nearest pair (from the segment's ends and the
+// box's 12 edges).
+// Zero half extents (a flat, linear or point box) and a zero-length segment are valid.
+// Invalid input: a NaN or infinite value or a negative half extent gives std::nullopt; so does input
+// whose result overflows T.
 template <class T> inline std::optional<SegmentObbPair<T>> closestPointsSegmentObb(const Vec3<T>& p0,
                                                                                    const Vec3<T>& p1,
                                                                                    const Obb<T>& box) {
@@ -469,15 +492,26 @@ template <class T> inline CapsuleContact<T> faceContact(const LocalSegment<T>& s
 
 }  // namespace detail
 
-// The capsule's contact with the box, when within reach (>= 0) of touching. Apart: the closest points
-// of the axis and the box (closestPointsSegmentObb); where they lie over a face (its normal is the
-// contact's, within a few roundings), the deepest point of the capsule over that face and, within reach,
-// the one farthest from it along the axis (detail::facePoints: end spheres over the face, and where the
-// cylinder's lowest line crosses the face's border). Axis meeting the box: pushed
-// out along the axis of least penetration among the box's 3 face normals and the 3 cross products of
-// the capsule's axis with them (the faces of the Minkowski difference; a face at a tie within a few
-// roundings), with the face's two points as above, or one point for an edge. Non-finite input, a
-// negative radius, half extent or reach, and input that overflows give no contact.
+// The capsule's contact with the box, when the capsule is within reach (>= 0, a distance, such as
+// Bullet's contact breaking threshold) of touching it: a unit normal from the box toward the capsule and
+// one or two points on the box, each with its signed distance along the normal (negative when they
+// overlap). box.rotation's columns are the box's axes, orthonormal (not checked).
+// - Axis apart from the box: from the closest points of the axis and the box (closestPointsSegmentObb).
+//   Where they lie over a face (its normal is the contact's, within a few roundings), the deepest point
+//   of the capsule over that face and, within reach, the one farthest from it along the axis (found among
+//   the ends of the part of the axis over the face, a radius below it, and where the cylinder's lowest
+//   line, the axis moved a radius against the normal, crosses the face's border); else one point, along
+//   the offset between the closest points.
+// - Axis meeting the box (touching within roundings included): pushed out along the axis of least
+//   penetration among the box's 3 face normals and the 3 cross products of the capsule's axis with them
+//   (the faces of the Minkowski difference; a face at a tie within a few roundings), with the face's
+//   points as above, or one point for an edge.
+// Range: every point's distance <= reach; every point on the box.
+// No contact (the capsule farther than reach from the box): std::nullopt.
+// Touching gives distance 0; overlapping, negative distances. A zero-length axis (a ball) is valid: a
+// face contact then gives the same point twice (s = 0 and s = 1). Zero half extents are valid.
+// Invalid input: a NaN or infinite value, a negative radius, half extent or reach, a radius plus reach
+// that overflows, and input whose contact overflows T give std::nullopt.
 template <class T> inline std::optional<CapsuleContact<T>> capsuleObbContact(const Capsule<T>& capsule,
                                                                              const Obb<T>& box, T reach) {
     if (!detail::allFinite(capsule.a, capsule.b) || !detail::isValidObb(box) ||

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: Zlib
 // Closest points between a point and a segment, triangle or oriented box, between two segments, and
 // the contacts of a sphere with a sphere, capsule, box or triangle (Ericson, Real-Time Collision
-// Detection, ch. 5), in closed form.
-//
-// Accuracy: offsets are computed relative to a vertex of the shape (never as a difference of two
-// absolute points) and areas as cross products (never as a difference of products of dot products),
-// so the errors are a few roundings of the size of the case. Valid range: squared lengths of the
-// shapes (fourth powers for triangles) must not overflow or underflow T (float: lengths in about
-// [1e-9, 1e9]); inputs that overflow give std::nullopt. Non-finite input, a negative radius or
-// half extent give std::nullopt; no output is ever NaN.
+// Detection, ch. 5), in closed form. Offsets are computed relative to a vertex of the shape (never as a
+// difference of two absolute points) and areas as cross products (never as a difference of products of
+// dot products), so the errors are a few roundings of the size of the case. Each function states its
+// contract; none outputs a NaN or an infinity.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +27,11 @@ template <class T> struct SegmentPoint {
 // Edge i runs from vertex i to vertex i + 1 (mod 3): Edge0 = ab, Edge1 = bc, Edge2 = ca; Vertex0 = a.
 enum class TriangleFeature : std::uint8_t { Face, Edge0, Edge1, Edge2, Vertex0, Vertex1, Vertex2 };
 
+// The feature of edge `edge` (0: ab, 1: bc, 2: ca). Invalid input: edge must be 0, 1 or 2; it is not
+// checked, and another value gives another feature or a value outside the enumeration.
 constexpr TriangleFeature triangleEdge(int edge) { return TriangleFeature(1 + edge); }
+// The feature of vertex `vertex` (0: a, 1: b, 2: c). Invalid input: as triangleEdge, vertex must be 0, 1
+// or 2 (not checked).
 constexpr TriangleFeature triangleVertex(int vertex) { return TriangleFeature(4 + vertex); }
 
 // point = barycentric.x a + barycentric.y b + barycentric.z c (weights >= 0, sum 1). feature is the
@@ -295,6 +295,12 @@ inline std::optional<Contact<T>> sphereCapsuleContactUnchecked(const Sphere<T>& 
 // ---------------------------------------------------------------------------------------------------
 // Point queries.
 
+// The point of the segment from a to b nearest to point.
+// Range: point = a + s (b - a) with s in [0, 1] (exactly b when s = 1).
+// No result: only for invalid input; every valid query has a nearest point.
+// A point on the segment gets itself, within rounding. A zero-length segment (a == b) gets a, s = 0.
+// Invalid input: a NaN or infinite coordinate gives std::nullopt; so does input whose differences or
+// squares overflow T where the result would not be finite (otherwise an end of the segment, never NaN).
 template <class T> inline std::optional<SegmentPoint<T>> closestPointOnSegment(const Vec3<T>& point,
                                                                                const Vec3<T>& a,
                                                                                const Vec3<T>& b) {
@@ -305,8 +311,18 @@ template <class T> inline std::optional<SegmentPoint<T>> closestPointOnSegment(c
     return result;
 }
 
-// A degenerate triangle (collinear or coincident vertices, a needle, or one too small to have a
-// usable normal: see degenerateTriangleSine) gives the nearest point of its edges.
+// The point of the solid triangle nearest to point, its barycentric weights and the feature it lies on.
+// Range: weights in [0, 1] summing to 1 (within rounding on the face); the point is on the triangle,
+// within a few roundings of the case's size; feature as TrianglePoint says (the face is closed).
+// No result: only for invalid input; every valid query has a nearest point.
+// A point on the triangle gets itself, within rounding.
+// A degenerate triangle (the sine of its smallest angle below 16 unit roundoffs: collinear or coincident
+// vertices, or a needle; or one too small to tell, its edges under about 3e-7 in float, 1e-70 in double)
+// gives the nearest point of its three edges (feature an edge or a vertex). So does a triangle whose
+// edges' fourth powers overflow T (edges beyond about 1e9 in float, 1e77 in double): its face is then
+// missed.
+// Invalid input: a NaN or infinite coordinate gives std::nullopt; so does input whose squares overflow
+// where the result would not be finite.
 template <class T>
 inline std::optional<TrianglePoint<T>> closestPointOnTriangle(const Vec3<T>& point,
                                                               const Triangle<T>& triangle) {
@@ -333,6 +349,15 @@ inline std::optional<TrianglePoint<T>> closestPointOnTriangle(const Vec3<T>& poi
     return result;
 }
 
+// The point of the solid box (its surface and inside) nearest to point. box.rotation's columns are the
+// box's axes, orthonormal (not checked: another finite matrix gives finite, meaningless results).
+// Range: point in the box; nearestFaceDistance in [0, the smallest half extent].
+// Outside: inside = false, the nearest point of the surface, nearestFaceNormal and nearestFaceDistance 0.
+// Inside or on the surface: inside = true, point = the query itself, and the nearest face's outward unit
+// normal and distance (0 on the surface; ties: lowest axis, then the positive side).
+// Zero half extents (a flat, linear or point box) are valid.
+// Invalid input: a NaN or infinite value or a negative half extent gives std::nullopt; so does input
+// whose result overflows T.
 template <class T>
 inline std::optional<ObbPoint<T>> closestPointOnObb(const Vec3<T>& point, const Obb<T>& box) {
     if (!detail::allFinite(point) || !detail::isValidObb(box)) return std::nullopt;
@@ -348,10 +373,16 @@ inline std::optional<ObbPoint<T>> closestPointOnObb(const Vec3<T>& point, const 
     return result;
 }
 
-// Ericson's clamped solution of the two lines' normal equations, with the unclamped s of the lines
-// taken as a ratio of cross products (no cancellation for nearly parallel segments). Segments whose
-// cross product is below one rounding start from s = 0, which gives a pair within length * sine of
-// the minimum.
+// The closest pair of the segments p0-p1 and q0-q1: Ericson's clamped solution of the two lines' normal
+// equations, with the unclamped s of the lines taken as a ratio of cross products (no cancellation for
+// nearly parallel segments).
+// Range: s and t in [0, 1]; pointOnP = p0 + s (p1 - p0), pointOnQ = q0 + t (q1 - q0).
+// No result: only for invalid input; every valid pair of segments has a closest pair.
+// Crossing or touching segments give the common point on both (within rounding). Parallel segments (the
+// sine of their angle below one unit roundoff) start from s = 0: one of the closest pairs, within
+// length * sine of the minimum. Zero-length segments are valid (a point; both: s = t = 0).
+// Invalid input: a NaN or infinite coordinate gives std::nullopt; so does input whose differences or
+// squares overflow T where the result would not be finite.
 template <class T>
 inline std::optional<SegmentPair<T>> closestPointsSegmentSegment(const Vec3<T>& p0, const Vec3<T>& p1,
                                                                  const Vec3<T>& q0, const Vec3<T>& q1) {
@@ -393,12 +424,20 @@ inline std::optional<SegmentPair<T>> closestPointsSegmentSegment(const Vec3<T>& 
 // ---------------------------------------------------------------------------------------------------
 // Sphere contacts (A = the sphere).
 
-// Coincident centres: the normal is +x. The sphere-capsule contact for a zero-length axis, in closed
-// form (the narrow phase runs it for every sphere pair at every step), deciding touch on the rounded
-// distance as Bullet's sphere-sphere does, so both agree on spheres that exactly touch. The input is
-// validated by the comparisons the contact needs anyway: a non-finite or overflowing centre makes the
-// distance NaN or infinite, a non-finite radius makes the reach NaN or infinite, and both fail. What
-// passes has finite centres and reach <= sqrt(max), far below half an ulp of max, so nothing overflows.
+// The contact of sphere a with sphere b (Contact above: normal from b toward a), deciding touch on the
+// rounded distance between the centres as Bullet's sphere-sphere does, so both agree on spheres that
+// exactly touch.
+// Range: depth = a.radius + b.radius - distance, in [0, a.radius + b.radius]; pointOnB on b's surface.
+// No contact (the centres farther apart than the sum of the radii): std::nullopt.
+// Touching gives depth 0; overlapping spheres the overlap; coincident centres the normal +x.
+// Invalid input: a NaN, infinite or overflowing centre, a NaN, infinite or negative radius, or radii
+// whose sum squared overflows T (a sum beyond about 1.8e19 in float, 1.3e154 in double) give
+// std::nullopt. Zero radii are valid.
+// (The sphere-capsule contact for a zero-length axis, in closed form: the narrow phase runs it for every
+// sphere pair at every step. The input is validated by the comparisons the contact needs anyway: a non-finite
+// or overflowing centre makes the distance NaN or infinite, a non-finite radius makes the reach NaN or
+// infinite, and both fail. What passes has finite centres and reach <= sqrt(max), far below half an ulp of
+// max, so nothing overflows.)
 template <class T>
 inline std::optional<Contact<T>> sphereSphereContact(const Sphere<T>& a, const Sphere<T>& b) {
     if (!(std::min(a.radius, b.radius) >= T(0))) return std::nullopt;
@@ -416,7 +455,16 @@ inline std::optional<Contact<T>> sphereSphereContact(const Sphere<T>& a, const S
     return Contact<T>{b.center + b.radius * normal, normal, reach - distance};
 }
 
-// A centre on the capsule's axis is pushed out perpendicular to the axis (+x for a zero-length axis).
+// The contact of the sphere with the capsule (all points within capsule.radius of the segment a-b; a
+// ball when a == b), normal from the capsule toward the sphere's centre.
+// Range: depth = the radii's sum less the centre's distance from the axis, in [0, sum of the radii];
+// pointOnB on the capsule's surface.
+// No contact (the centre farther than the sum of the radii from the axis): std::nullopt.
+// Touching gives depth 0. A centre exactly on the axis is pushed out perpendicular to the axis (along a
+// perpendicular chosen from the world axis least aligned with it; +x for a zero-length axis), depth =
+// the sum of the radii.
+// Invalid input: a NaN or infinite coordinate or radius, or a negative radius, gives std::nullopt; so
+// does input whose contact overflows T. Zero radii and a zero-length axis are valid.
 template <class T>
 inline std::optional<Contact<T>> sphereCapsuleContact(const Sphere<T>& sphere, const Capsule<T>& capsule) {
     if (!detail::isValidSphere(sphere) || !detail::isValidSphere(Sphere<T>{capsule.a, capsule.radius}) ||
@@ -425,8 +473,16 @@ inline std::optional<Contact<T>> sphereCapsuleContact(const Sphere<T>& sphere, c
     return detail::sphereCapsuleContactUnchecked(sphere, capsule.a, capsule.b, capsule.radius);
 }
 
-// Outside the box: the nearest point of a face, edge or corner. Centre inside (surface included):
-// pushed out through the nearest face, depth = radius + distance to that face.
+// The contact of the sphere with the solid box, normal from the box toward the sphere's centre.
+// box.rotation's columns are the box's axes, orthonormal (not checked).
+// Range: a centre outside: depth in [0, radius], pointOnB the box's point nearest the centre (on a face,
+// edge or corner). A centre inside: depth in [radius, radius + the smallest half extent].
+// No contact (the centre farther than the radius from the box): std::nullopt.
+// Touching gives depth 0. A centre inside the box or on its surface is pushed out through the nearest
+// face (ties: lowest axis, then the positive side): normal that face's outward normal, pointOnB the
+// centre's projection onto it, depth = radius + the centre's distance to that face.
+// Invalid input: a NaN or infinite value, a negative radius or half extent gives std::nullopt; so does
+// input whose contact overflows T. Zero radius and zero half extents are valid.
 template <class T>
 inline std::optional<Contact<T>> sphereObbContact(const Sphere<T>& sphere, const Obb<T>& box) {
     if (!detail::isValidSphere(sphere) || !detail::isValidObb(box)) return std::nullopt;
@@ -445,11 +501,18 @@ inline std::optional<Contact<T>> sphereObbContact(const Sphere<T>& sphere, const
                                             sphere.radius + projection.nearestFaceDistance});
 }
 
-// Two-sided. The normal points from the triangle toward the centre; when the centre lies on the
-// triangle (within a few roundings of its size) it is the face normal on the centre's side, the
-// front side ((b - a) x (c - a)) when exactly in the plane. A degenerate triangle (no area, a needle, or
-// too small to have a usable normal: see degenerateTriangleSine) gives no contact: in a mesh its edges
-// belong to its neighbours.
+// The contact of the sphere with the triangle, two-sided: the normal points from the triangle's nearest
+// point toward the centre.
+// Range: depth = radius - the centre's distance to the triangle, in [0, radius]; pointOnB on the
+// triangle, feature the triangle's feature it lies on.
+// No contact (the centre farther than the radius from the triangle): std::nullopt.
+// Touching gives depth 0. A centre on the triangle (within a few roundings of the case's size) gets the
+// face normal on the centre's side, the front side ((b - a) x (c - a)) when exactly in the plane.
+// A degenerate triangle (the sine of its smallest angle below 16 unit roundoffs: no area, or a needle;
+// or one too small to tell, its edges under about 3e-7 in float, 1e-70 in double; also one whose
+// edges' fourth powers overflow T) gives no contact: in a mesh its edges belong to its neighbours.
+// Invalid input: a NaN or infinite coordinate or radius, or a negative radius, gives std::nullopt; so
+// does input whose contact overflows T. Radius 0 is valid.
 template <class T>
 inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& sphere,
                                                                const Triangle<T>& triangle) {

@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: Zlib
-// The plane tests of document 002 except the moving sphere (sphere_sweep.hpp): ray (T5), point (T6),
-// sphere (T7), oriented ellipsoid (T9), triangle (T10), axis-aligned box (T11) and oriented box (T12)
-// against a plane.
+// Tests against a plane: ray, point, sphere, oriented ellipsoid, triangle, axis-aligned box and oriented
+// box (the moving sphere is in sphere_sweep.hpp). Each function states its contract; none outputs a NaN.
 //
 // Shared conventions:
 // - The signed distance of p is dot(normal, p) - offset, positive in front of the plane.
 // - "On the plane" means |distance| <= relativeTolerance * (sum_i |normal_i p_i| + |offset|). That sum
 //   bounds the rounding error of the distance, so the test means the same at every scale and every
-//   distance from the origin; never exact 0 (document 002's defect), never an absolute epsilon. A vertex is
-//   classified by its own coordinates only, so a vertex shared by two triangles gets one answer.
+//   distance from the origin; never exact 0, never an absolute epsilon. A vertex is classified by its own
+//   coordinates only, so a vertex shared by two triangles gets one answer.
 // - For contacts the plane bounds a solid half-space behind it, as Bullet's btStaticPlaneShape does: depth
-//   is how far a shape reaches behind the plane, and the contact normal is the plane normal. The document's
-//   two-sided question "does the plane cut the solid" is span.side() == SolidPlaneSide::Crossing.
-// - Non-finite input, a normal whose length is not 1 within unitNormalTolerance, negative sizes or
-//   tolerances, a zero-area triangle, and results that overflow T give std::nullopt, never a NaN.
+//   is how far a shape reaches behind the plane, and the contact normal is the plane normal. Whether the
+//   plane cuts or touches the solid (two-sided) is span.side() == SolidPlaneSide::Crossing.
+// - A valid plane has a normal whose squared length is within unitNormalTolerance of 1 and a finite
+//   offset; a valid relativeTolerance is finite and >= 0 (0: only an exactly zero distance is on the plane).
 #pragma once
 
 #include <algorithm>
@@ -203,7 +202,12 @@ template <class T> inline std::optional<SolidPlaneContact<T>> solidContact(const
 
 }  // namespace plane_tests_detail
 
-// T6. Signed distance of the point and its side; on the plane within relativeTolerance of the scale.
+// The point's signed distance to the plane and its side: On within relativeTolerance of the distance's
+// scale (as the file's header says), else Front or Back.
+// Range: any finite signed distance.
+// Invalid input: a plane that is not valid (a normal not of unit length, a NaN or infinity), a NaN or
+// infinite point, a negative, NaN or infinite relativeTolerance, or a distance that overflows T give
+// std::nullopt.
 template <class T> inline std::optional<PointPlaneClassification<T>> classifyPointPlane(
     const Vec3<T>& point, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -216,9 +220,19 @@ template <class T> inline std::optional<PointPlaneClassification<T>> classifyPoi
                                        sideOf(distance, distanceTolerance(point, plane, relativeTolerance))};
 }
 
-// T5. Where the ray (a segment when maxT = 1) meets the plane. An origin on the plane is a hit at t = 0
-// and an end (origin + maxT direction) on the plane a hit at maxT, whichever way the ray runs, so chained
-// segments through a point on the plane never miss it.
+// Where the ray (a segment when maxT = 1) meets the plane, two-sided.
+// Direction: need not be unit; t is in multiples of the direction (point = origin + t * direction).
+// Range: a Hit has t in [0, maxT] (maxT may be +infinity), the point, and the plane's normal turned
+// against the direction (plane.normal when the ray meets the front).
+// Miss: the outcome Miss (not std::nullopt; hit zero): the plane is behind the origin or beyond maxT, or
+// the crossing's point is beyond the range of T. A ray parallel to the plane (over its whole length the
+// distance changes by no more than the tolerance) gets Parallel, or InPlane when its origin is on the
+// plane: no point.
+// Start on the plane: an origin on the plane (within the tolerance) is a hit at t = 0 and an end (origin +
+// maxT direction) on it a hit at maxT, whichever way the ray runs, so chained segments through a point on
+// the plane never miss it.
+// Invalid input: a NaN or infinite origin or direction, a zero direction, a negative or NaN maxT, a plane
+// that is not valid, or a negative, NaN or infinite relativeTolerance give std::nullopt.
 template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPlane(
     const RayPath<T>& ray, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -267,12 +281,15 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
     return result;
 }
 
-// Where intersectRayPlane (with this tolerance) can report a hit, for culling rays by boxes: for a plane
-// square to an axis, the slab around it on that axis (infinite on the others), all of space for any
-// other plane. The slab holds every point within the tolerance of the plane (half width tolerance
-// (|p| + |offset|) = 2 tolerance |offset| there) four times over. A segment reported crossing the plane
-// reaches the slab up to the rounding of the segment's own coordinates: a caller culling with it must
-// allow for that.
+// Where intersectRayPlane (with this tolerance) can report a hit, for culling rays by boxes.
+// Range: for a plane whose normal is exactly plus or minus an axis, the slab around it on that axis
+// (infinite on the others); all of space for any other plane. The slab holds every point within the
+// tolerance of the plane (half width tolerance (|p| + |offset|) = 2 tolerance |offset| there) four times
+// over. A segment reported crossing the plane reaches the slab up to the rounding of the segment's own
+// coordinates: a caller culling with it must allow for that.
+// Invalid input is not checked (intersectRayPlane rejects it): for a plane square to an axis, a NaN or
+// infinite offset gives NaN bounds on that axis and a negative relativeTolerance an empty slab (min >
+// max); a normal with a NaN gives all of space.
 template <class T>
 inline Aabb<T> boundsOfRayPlaneHits(const Plane<T>& plane,
                                     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -291,9 +308,15 @@ inline Aabb<T> boundsOfRayPlaneHits(const Plane<T>& plane,
     return bounds;
 }
 
-// T7. The sphere against the half-space behind the plane: its centre's signed distance
+// The sphere against the solid half-space behind the plane: its centre's signed distance
 // (span.centerDistance), overlap (span.side(), span.overlapsHalfSpace()), depth, and the contact: the
-// sphere's deepest point, its projection on the plane, and the plane normal.
+// sphere's deepest point (centre - radius normal), its projection on the plane, and the plane normal.
+// Range: deepest.depth = radius - the centre's distance: positive when the sphere reaches behind the
+// plane, negative while it is clear of it.
+// No overlap: still a result (negative depth); span.side() and span.overlapsHalfSpace() tell.
+// Touching gives depth 0 (side Crossing); a centre behind the plane gives a depth beyond the radius.
+// Invalid input: a plane that is not valid, a NaN or infinite centre, a negative, NaN or infinite radius
+// or relativeTolerance, and results that overflow T give std::nullopt. Radius 0 is valid.
 template <class T> inline std::optional<SolidPlaneContact<T>> collideSpherePlane(
     const Sphere<T>& sphere, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -306,8 +329,15 @@ template <class T> inline std::optional<SolidPlaneContact<T>> collideSpherePlane
                         sphere.center - sphere.radius * plane.normal, plane.normal);
 }
 
-// T9. An oriented ellipsoid against the half-space: projected radius sqrt(sum_i (radius_i (n . axis_i))^2),
-// the centre's signed separation, overlap, depth, and the deepest point (the support point in -n).
+// An oriented ellipsoid against the solid half-space behind the plane: projected radius
+// sqrt(sum_i (radius_i (n . axis_i))^2), the centre's signed distance, overlap, depth, and the deepest
+// point (the support point in -n), its projection on the plane, and the plane normal. The rotation's
+// columns are the axes of the radii, orthonormal (not checked: another finite matrix gives finite,
+// meaningless results).
+// Range, no overlap and touching: as collideSpherePlane (depth = projected radius - centre distance).
+// Zero radii (a flat, linear or point ellipsoid) are valid.
+// Invalid input: a plane that is not valid, a NaN or infinite centre or rotation, a negative, NaN or
+// infinite radius or relativeTolerance, and results that overflow T give std::nullopt.
 template <class T> inline std::optional<SolidPlaneContact<T>> collideEllipsoidPlane(
     const Ellipsoid<T>& ellipsoid, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -324,9 +354,19 @@ template <class T> inline std::optional<SolidPlaneContact<T>> collideEllipsoidPl
                         ellipsoid.center - rotation * highest.point, plane.normal);
 }
 
-// T10. How the plane meets the triangle and the segment it cuts. Vertices are classified as
+// How the plane meets the triangle (TrianglePlaneCut) and the segment it cuts. Vertices are classified as
 // classifyPointPlane does; a cut through an edge is computed from the edge's front vertex, so the
 // neighbouring triangle of a mesh gets the same point.
+// Range: vertexDistances the signed distances of a, b and c; segment two points of the triangle on the
+// plane (within the tolerance), as the kind says.
+// No intersection: kind Separated (not std::nullopt), the segment zero.
+// Touching (the other vertices on one side): one vertex on the plane, VertexTouch; two, EdgeInPlane; all
+// three, Coplanar (no segment).
+// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
+// roundoffs, or too small to tell) gives std::nullopt when its cross product (b - a) x (c - a) is exactly
+// zero (also when it underflows to zero); otherwise it is classified as any other triangle.
+// Invalid input: a plane that is not valid, a NaN or infinite vertex, a negative, NaN or infinite
+// relativeTolerance, and distances or cut points that overflow T give std::nullopt.
 template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectTrianglePlane(
     const Triangle<T>& triangle, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -382,8 +422,14 @@ template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectT
     return result;
 }
 
-// T11. The box's vertices nearest to and farthest from the back of the plane, and the span of distances
+// The box's vertices nearest to and farthest from the back of the plane, and the span of distances
 // between them (span.side() is the overlap; nearestDistance() the nearest vertex's signed distance).
+// Range: span.centerDistance the centre's signed distance, projectedRadius = sum_i |n_i| halfExtent_i;
+// nearestDistance() and farthestDistance() are those of the two vertices.
+// No overlap: still a result; span.side() and span.overlapsHalfSpace() tell. Touching: side Crossing.
+// A flat box (min == max on some axis) is valid.
+// Invalid input: min > max on an axis, a NaN or infinite corner, a plane that is not valid, a negative,
+// NaN or infinite relativeTolerance, and a span that overflows T give std::nullopt.
 template <class T> inline std::optional<AabbPlaneClassification<T>> classifyAabbPlane(
     const Aabb<T>& box, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -407,14 +453,23 @@ template <class T> inline std::optional<AabbPlaneClassification<T>> classifyAabb
     return result;
 }
 
-// T12. The box against the half-space: projected radius sum_i halfExtent_i |n . axis_i|, overlap,
-// penetration depth (span.depth()), and the corners within contactMargin (>= 0, Bullet's contact breaking
-// threshold) of the plane or behind it (see BoxPlaneContact), in one pass: a box resting on a face gives
-// its 4 corners, on an edge 2, on a corner 1.
-//
+// The oriented box against the solid half-space behind the plane: projected radius
+// sum_i halfExtent_i |n . axis_i|, overlap, penetration depth (span.depth()), and the corners within
+// contactMargin (>= 0, Bullet's contact breaking threshold) of the plane or behind it, in one pass: a box
+// resting on a face gives its 4 corners, on an edge 2, on a corner 1; when more than four are that close,
+// the four deepest (a face parallel to the plane: that face's corners). The rotation's columns are the
+// box's axes, orthonormal (not checked).
 // This form hands the contact points, deepest first, to takeContacts(std::span<const PlaneContactPoint<T>>)
-// and returns the span; it hands nothing and returns std::nullopt where collideObbPlane (below) returns
-// std::nullopt. A contact writer takes the points where they are made, without the result's copies.
+// and returns the span: a contact writer takes the points where they are made, without the result's copies.
+// Range: each point's onShape is its corner, onPlane the corner's projection on the plane, depth minus
+// the corner's signed distance (>= -(contactMargin + span.tolerance)).
+// No contact: a box farther than contactMargin (plus the tolerance) from the plane still returns the
+// span, and takeContacts gets an empty span.
+// Touching gives depth 0; a box behind the plane gives positive depths (a box wholly behind: its four
+// deepest corners).
+// Invalid input: a plane that is not valid, a NaN or infinite centre, rotation or half extent, a negative
+// half extent, contactMargin or relativeTolerance (or a NaN or infinite one), and a corner or span
+// beyond the range of T give std::nullopt, and takeContacts is not called.
 template <class T, class TakeContacts> inline std::optional<PlaneSpan<T>> findObbPlaneContacts(
     const Obb<T>& box, const Plane<T>& plane, std::type_identity_t<T> contactMargin,
     TakeContacts&& takeContacts, std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
@@ -471,7 +526,9 @@ template <class T, class TakeContacts> inline std::optional<PlaneSpan<T>> findOb
     return span;
 }
 
-// T12 with its contact points gathered in one result.
+// findObbPlaneContacts with its contact points gathered in one result: the span, the plane normal, and
+// pointCount points, deepest first (those past pointCount zero). Range, no contact, touching and invalid
+// input as findObbPlaneContacts: std::nullopt where it returns std::nullopt.
 template <class T> inline std::optional<BoxPlaneContact<T>> collideObbPlane(
     const Obb<T>& box, const Plane<T>& plane, std::type_identity_t<T> contactMargin = T(0),
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {

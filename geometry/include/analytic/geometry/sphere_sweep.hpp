@@ -1,24 +1,11 @@
 // SPDX-License-Identifier: Zlib
-// Swept (moving) sphere against static targets: the first time of impact, exactly. Document 002's T8
-// (dynamic sphere - plane) generalised to spheres, capsules, boxes and triangles.
-//
-// Motion: the sphere's centre travels path.at(t) = path.origin + t * path.direction for t in
-// [0, path.maxT]; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit fraction.
-// Each sweep is the ray test of the centre's path against the target grown by the sphere's radius
-// (their Minkowski sum): a sphere grows into a sphere, a capsule into a capsule, a box into a rounded
-// box, a triangle into a rounded slab. Nothing is padded along the velocity: the result is exact up to
-// rounding.
-//
-// A sphere that touches or overlaps the target at t = 0 gets t = 0, startsInContact, and the static
-// contact of closest_point.hpp / plane_tests.hpp (T7): the point of the target's surface nearest the
-// centre and the separating normal from it toward the centre (out of the nearest face for a centre
-// inside a box; where the nearest point fixes no direction, those functions' documented choice). This
-// holds also when the sphere moves away; callers that let it go check dot(normal, direction) >= 0.
-// A zero displacement is a static overlap query: t = 0 when touching, else no hit.
-//
-// Invalid input gives no hit, never a NaN: non-finite values (maxT = +inf is legal), a negative or NaN
-// maxT, negative radius or extents, what the static tests reject (a plane normal that is not unit
-// length, a triangle without area).
+// Swept (moving) sphere against static targets: the first time of impact, exactly: the moving sphere
+// against a plane, generalised to spheres, capsules, boxes and triangles. Each sweep is the ray test of
+// the centre's path against the target grown by the sphere's radius (their Minkowski sum): a sphere
+// grows into a sphere, a capsule into a capsule, a box into a rounded box, a triangle into a rounded
+// slab. Nothing is padded along the velocity: the result is exact up to rounding. A sphere already in
+// contact at the start gets the static contact of closest_point.hpp or plane_tests.hpp. Each function
+// states its contract; none outputs a NaN.
 #pragma once
 
 #include <cmath>
@@ -238,7 +225,23 @@ std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const RayPath<T>& path, T 
 
 }  // namespace sphere_sweep_detail
 
-// Sphere of the given radius along path against a solid sphere.
+// The first contact of the sphere of the given radius, its centre moving along path, with a solid sphere.
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the target's surface; normal unit, from the target toward the
+// moving sphere's centre at t.
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away; callers that let it go
+// check dot(normal, direction) >= 0): t = 0, startsInContact, and the static contact
+// (sphereSphereContact): the target's point nearest the centre, the normal from it toward the centre
+// (+x for coincident centres). A zero direction is a static overlap query: t = 0 when touching, else
+// std::nullopt. Radius 0 is the ray's first hit.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius,
+// a NaN or infinite target, and a contact beyond the range of T give std::nullopt. A negative
+// target.radius is not checked: while target.radius + radius > 0 the path is swept against the sphere of
+// that radius and meaningless hits are reported (their point past the target's centre); a zero direction
+// then gets std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayPath<T>& path, T radius,
                                                                       const Sphere<T>& target) {
     return sphere_sweep_detail::sweepIntoGrownSolid(
@@ -252,7 +255,21 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayP
         [&](const Vec3<T>&) { return target.center; }, target.radius);
 }
 
-// Against a capsule (all points within target.radius of the segment a - b).
+// The first contact of the moving sphere with a solid capsule (all points within target.radius of the
+// segment a - b; a ball when a == b).
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the capsule's surface; normal unit, from the capsule toward the
+// moving sphere's centre at t.
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
+// and the static contact (sphereCapsuleContact: a centre on the axis is pushed out perpendicular to it).
+// A zero direction is a static overlap query: t = 0 when touching, else std::nullopt.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius,
+// a NaN or infinite target, and a contact beyond the range of T give std::nullopt. A negative
+// target.radius is not checked, as for sweepSphereSphere: while target.radius + radius > 0 the path is
+// swept against the capsule of that radius and meaningless hits are reported.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereCapsule(const RayPath<T>& path, T radius,
                                                                        const Capsule<T>& target) {
     return sphere_sweep_detail::sweepIntoGrownSolid(
@@ -270,13 +287,42 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereCapsule(const Ray
         target.radius);
 }
 
-// Against a solid oriented box.
+// The first contact of the moving sphere with a solid oriented box. box.rotation's columns are the box's
+// axes, orthonormal (not checked).
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the box's surface; normal unit, from the box toward the moving
+// sphere's centre at t (a face's normal, or from an edge or corner).
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
+// and the static contact (sphereObbContact): the box's point nearest the centre, or, for a centre inside
+// the box, its projection on the nearest face and that face's normal. A zero direction is a static
+// overlap query: t = 0 when touching, else std::nullopt. Radius 0 is the ray's first hit. Zero half
+// extents (a flat, linear or point box) are valid.
+// Invalid input: a NaN or infinite origin, direction, radius or box, a negative or NaN maxT, a negative
+// radius or half extent, and a contact beyond the range of T give std::nullopt.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepSphereObb(const RayPath<T>& path, T radius, const Obb<T>& target) {
     return sphere_sweep_detail::sweepSphereBox(path, radius, target);
 }
 
-// Against a solid axis-aligned box.
+// The first contact of the moving sphere with a solid axis-aligned box, as sweepSphereObb with the
+// identity rotation.
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the box's surface; normal unit, from the box toward the moving
+// sphere's centre at t (a face's normal, or from an edge or corner).
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
+// and the static contact (sphereObbContact): the box's point nearest the centre, or, for a centre inside
+// the box, its projection on the nearest face and that face's normal. A zero direction is a static
+// overlap query: t = 0 when touching, else std::nullopt. Radius 0 is the ray's first hit. Zero half
+// extents (a flat, linear or point box) are valid.
+// Invalid input: a NaN or infinite origin, direction, radius or corner, min > max on an axis, a negative
+// or NaN maxT, a negative radius, a box whose centre or size overflows T, and a contact beyond the range
+// of T give std::nullopt.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepSphereAabb(const RayPath<T>& path, T radius, const Aabb<T>& target) {
     if (!isFinite(target.min) || !isFinite(target.max) ||
@@ -287,9 +333,20 @@ std::optional<SphereSweepHit<T>> sweepSphereAabb(const RayPath<T>& path, T radiu
         Obb<T>{(target.min + target.max) / T(2), Mat3<T>(T(1)), (target.max - target.min) / T(2)});
 }
 
-// T8. Against a plane as the solid half-space behind it, dot(normal, x) <= offset, as Bullet's
-// btStaticPlaneShape and T7: a sphere whose centre is behind the plane overlaps it, whichever way it
-// moves (t = 0). The contact normal is the plane normal.
+// The first contact of the moving sphere with a plane as the solid half-space behind it,
+// dot(normal, x) <= offset, as Bullet's btStaticPlaneShape and collideSpherePlane.
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the plane (below the centre at t); normal the plane normal.
+// Miss (the sphere clear of the half-space and not reaching it by maxT, or moving along or away from
+// it): std::nullopt.
+// Start in contact: a sphere within its radius of the plane, or whose centre is behind it, overlaps it
+// whichever way it moves: t = 0, startsInContact, the centre's projection on the plane and the plane
+// normal. A zero direction is a static overlap query: t = 0 when touching, else std::nullopt.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius,
+// a plane that is not valid (a normal whose squared length is not within unitNormalTolerance of 1, a NaN
+// or infinite offset), and results beyond the range of T give std::nullopt.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepSpherePlane(const RayPath<T>& path, T radius, const Plane<T>& plane) {
     using namespace sphere_sweep_detail;
@@ -300,10 +357,20 @@ std::optional<SphereSweepHit<T>> sweepSpherePlane(const RayPath<T>& path, T radi
     return sweepTowardPlaneSide(path, radius, plane, *contactAtStart, T(1));
 }
 
-// T8 for a plane as an infinitely thin two-sided sheet: the sphere meets the face on the side its
-// centre starts on (the normal is turned toward it), and overlaps when it reaches across the plane. A
+// The first contact of the moving sphere with a plane as an infinitely thin two-sided sheet: the sphere
+// meets the face on the side its centre starts on (the normal is turned toward it).
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the plane (below the centre at t); normal the plane normal
+// turned toward the side the centre starts on.
+// Miss (the sphere does not reach the plane by maxT, or moves along or away from it): std::nullopt.
+// Start in contact: a sphere within its radius of the plane (touching it or reaching across): t = 0,
+// startsInContact, the centre's projection on the plane and the normal toward the centre's side. A
 // centre exactly on the plane takes the side it comes from (the positive side when it moves along the
-// plane or not at all).
+// plane or not at all). A zero direction is a static overlap query: t = 0 when touching, else
+// std::nullopt.
+// Invalid input: as sweepSpherePlane.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(const RayPath<T>& path, T radius,
                                                                              const Plane<T>& plane) {
     using namespace sphere_sweep_detail;
@@ -317,12 +384,30 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(con
     return sweepTowardPlaneSide(path, radius, plane, *contactAtStart, positiveSide ? T(1) : T(-1));
 }
 
-// Against a triangle (a two-sided surface, not a solid). The first contact is the face (the sphere's
-// lowest point meeting the triangle) or else the earliest of the three edge capsules, each tested: a
-// single capsule picked by a heuristic misses contacts (PhysX issue #501). A triangle with no area gives
-// no hit; a sliver thinner than the rounding of its normal meets the sphere at its edges only.
-// FaceCulling::BackFaces makes the triangle one-sided for meshes: a sphere whose centre starts behind it, or
-// that moves toward its front side, passes through.
+// The first contact of the moving sphere with a triangle (a two-sided surface, not a solid): the face
+// (the sphere's lowest point meeting the triangle) or else the earliest of the three edge capsules, each
+// tested: a single capsule picked by a heuristic misses contacts (PhysX issue #501).
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the triangle; normal unit, from the triangle toward the moving
+// sphere's centre at t (the face normal on the centre's side for a face contact).
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
+// and the static contact (sphereTriangleContact: the face normal on the centre's side for a centre on
+// the triangle). A zero direction is a static overlap query: t = 0 when touching, else std::nullopt.
+// Radius 0 is the ray's first hit.
+// culling: FaceCulling::BackFaces makes the triangle one-sided for meshes: a sphere whose centre starts
+// behind it, or that moves toward its front side (along its front normal (b - a) x (c - a)), passes
+// through (std::nullopt, also when it starts in contact).
+// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
+// roundoffs, or too small to tell) gives std::nullopt when its cross product (b - a) x (c - a) is zero or
+// not finite; otherwise it is swept as any other triangle, except that the static contact rejects it: a
+// path starting in contact gets t = 0 from its edges (their point nearest the centre), and a zero
+// direction gets std::nullopt. A sliver thinner than the rounding of its normal meets the sphere at its
+// edges only.
+// Invalid input: a NaN or infinite origin, direction, radius or vertex, a negative or NaN maxT, a
+// negative radius, and a contact beyond the range of T give std::nullopt.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T radius,
                                                      const Triangle<T>& target,
