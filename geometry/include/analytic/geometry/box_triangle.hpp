@@ -429,9 +429,10 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
 // the chosen axis's separation, which the bias keeps within 2% of the depth plus 0.1% of the box's size
 // of the least overlap (a fallback's points are limited to that); a fixed side pushes out to that side
 // however deep. Zero half extents (a flat, linear or point box) are valid.
-// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
-// roundoffs, or too small to tell) gives std::nullopt: in a mesh its edges belong to its neighbours. So
-// does a triangle whose edges' squares or area overflow T.
+// A triangle with no usable face (triangle.hpp's hasFace: a degenerate one, the sine of its smallest
+// angle below 16 unit roundoffs; or one whose edges' squares leave the normal numbers, edges under about
+// 3e-7 or over 1e9 in float, 1e-70 or 1e76 in double) gives std::nullopt: in a mesh its edges belong to
+// its neighbours.
 // Invalid input: a NaN or infinite value, a negative half extent, a negative or NaN reach, and input
 // whose contact overflows T give std::nullopt.
 template <class T>
@@ -452,8 +453,7 @@ std::optional<BoxTriangleContact<T>> collideObbTriangle(const Obb<T>& box, const
 // side, or over no part of the triangle (its face clipped to the triangle's prism leaves nothing within
 // reach): std::nullopt.
 // Touching gives distance 0; overlapping, negative distances, as deep as the box reaches along the normal.
-// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
-// roundoffs, or too small to tell) gives std::nullopt, as for collideObbTriangle.
+// A triangle with no usable face gives std::nullopt, as for collideObbTriangle.
 template <class T>
 std::optional<BoxTriangleContact<T>> collideObbTriangleAlongNormal(const Obb<T>& box,
                                                                    const Triangle<T>& triangle,

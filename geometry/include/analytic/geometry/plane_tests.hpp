@@ -362,9 +362,9 @@ template <class T> inline std::optional<SolidPlaneContact<T>> collideEllipsoidPl
 // No intersection: kind Separated (not std::nullopt), the segment zero.
 // Touching (the other vertices on one side): one vertex on the plane, VertexTouch; two, EdgeInPlane; all
 // three, Coplanar (no segment).
-// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
-// roundoffs, or too small to tell) gives std::nullopt when its cross product (b - a) x (c - a) is exactly
-// zero (also when it underflows to zero); otherwise it is classified as any other triangle.
+// A degenerate triangle (triangle.hpp: the sine of its smallest angle below 16 unit roundoffs, decided at
+// any scale) gives std::nullopt: in a mesh its neighbours' cuts meet to within 16 unit roundoffs of its
+// length.
 // Invalid input: a plane that is not valid, a NaN or infinite vertex, a negative, NaN or infinite
 // relativeTolerance, and distances or cut points that overflow T give std::nullopt.
 template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectTrianglePlane(

@@ -102,8 +102,9 @@ template <class T> struct Cylinder {
 
 // A triangle, one-sided only for the queries that cull back faces. Front face: the side that the normal
 // (b - a) x (c - a) points to (a, b, c counter-clockwise seen from it). Valid: finite vertices. A
-// degenerate triangle (zero area within rounding: a point, collinear vertices) gets no ray hit; the
-// closest-point and contact tests treat it as their headers say.
+// degenerate triangle (triangle.hpp: the sine of its smallest angle below 16 unit roundoffs, so a point,
+// collinear vertices or a needle) gets no ray hit, no contact and no plane cut; closest points and sweeps
+// meet it at its edges.
 template <class T> struct Triangle {
     Vec3<T> a;
     Vec3<T> b;

@@ -89,8 +89,7 @@ template <class T> ShearedVertex<T> shearVertex(const WatertightRay<T>& ray, con
 // normal . (corner - origin) are both within their rounding bounds of 0. A dot product of the computed
 // normal with a vector w is off by less than 48 u |edge1| |edge2| |w| (each normal component by 8 u
 // |edge1| |edge2|: two products of rounded edges and a difference); the bound takes twice that. It is
-// relative, so no scale is special. A degenerate triangle, whose normal is all rounding noise, passes
-// this test for every ray: zero-area triangles are no hit.
+// relative, so no scale is special.
 template <class T> constexpr T planeRoundingBound = 96 * unitRoundoff<T>;
 
 template <class T> bool liesInPlane(const TriangleFrame<T>& frame, T approach, T height,
@@ -167,7 +166,8 @@ template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const RayPa
 // Start on the triangle (it has no inside): an origin in its plane within it gets t = 0, or a miss where
 // t rounds below 0.
 // No hit (nullopt) also for: a ray lying in the triangle's plane (within rounding); a degenerate triangle
-// (zero area within rounding: its normal all rounding noise); a NaN or an infinity in a vertex; arithmetic
+// (triangle.hpp: the sine of its smallest angle below 16 unit roundoffs, so a point, a segment or a
+// needle, decided at any scale); a NaN or an infinity in a vertex; arithmetic
 // that overflows (coordinates or a ray so large that the sheared products, the plane's approach or the
 // point pass the largest finite value). The ray is not checked (make it with makeWatertightRay).
 // Watertight, for triangles that share vertices bit for bit:
@@ -181,9 +181,9 @@ template <class T> std::optional<WatertightRay<T>> makeWatertightRay(const RayPa
 //   sheared coordinates (edge function 0); a ray exactly through a vertex hits all triangles around it.
 // - Limits: the t-range test (0 <= t <= maxT) is done per triangle, so within rounding of t = 0 or
 //   t = maxT neighbours may disagree; a ray lying in a triangle's plane (within rounding) is no hit for
-//   that triangle, so a ray skimming along a surface can slip through an edge; a triangle whose normal
-//   is all rounding noise (zero area within rounding) is no hit, so a mesh that relies on zero-area
-//   triangles can leak along their rounded slivers.
+//   that triangle, so a ray skimming along a surface can slip through an edge; a degenerate triangle
+//   is no hit, so a mesh with degenerate triangles can leak through them, across at most 16 unit
+//   roundoffs of their length.
 // These need the products and differences rounded as written: do not compile with -ffast-math or
 // -ffp-contract=fast (FMA contraction would break the antisymmetry).
 template <class T>

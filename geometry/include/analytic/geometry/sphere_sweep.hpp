@@ -400,12 +400,10 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(con
 // culling: FaceCulling::BackFaces makes the triangle one-sided for meshes: a sphere whose centre starts
 // behind it, or that moves toward its front side (along its front normal (b - a) x (c - a)), passes
 // through (std::nullopt, also when it starts in contact).
-// A degenerate triangle (see triangle.hpp's definition: the sine of its smallest angle below 16 unit
-// roundoffs, or too small to tell) gives std::nullopt when its cross product (b - a) x (c - a) is zero or
-// not finite; otherwise it is swept as any other triangle, except that the static contact rejects it: a
-// path starting in contact gets t = 0 from its edges (their point nearest the centre), and a zero
-// direction gets std::nullopt. A sliver thinner than the rounding of its normal meets the sphere at its
-// edges only.
+// A degenerate triangle (triangle.hpp: the sine of its smallest angle below 16 unit roundoffs, so a
+// segment, a point or a needle) has no face and no front: it is met at its edges and vertices (a path
+// starting in contact gets t = 0 and their point nearest the centre); a zero direction gets std::nullopt
+// (the static contact rejects it), and so does culling (its neighbours in the mesh decide).
 // Invalid input: a NaN or infinite origin, direction, radius or vertex, a negative or NaN maxT, a
 // negative radius, and a contact beyond the range of T give std::nullopt.
 template <class T>
