@@ -61,20 +61,54 @@ void Plugin::install(PairSet pairs) {
         if (shapeTypeA != shapeTypeB) registerBoth(shapeTypeB, shapeTypeA, true);
     };
     using namespace narrowphase;
-    replace(Pair::SpherePlane, SPHERE_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, SpherePlane{});
-    replace(Pair::BoxPlane, BOX_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, BoxPlane{});
-    replace(Pair::CapsulePlane, CAPSULE_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, CapsulePlane{});
-    replace(Pair::SphereSphere, SPHERE_SHAPE_PROXYTYPE, SPHERE_SHAPE_PROXYTYPE, SphereSphere{});
-    replace(Pair::SphereBox, SPHERE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, SphereBox{});
-    replace(Pair::SphereTriangle, SPHERE_SHAPE_PROXYTYPE, TRIANGLE_SHAPE_PROXYTYPE, SphereTriangle{});
-    replace(Pair::EllipsoidPlane, CUSTOM_CONVEX_SHAPE_TYPE, STATIC_PLANE_PROXYTYPE, EllipsoidPlane{});
-    replace(Pair::CapsuleBox, CAPSULE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, CapsuleBox{});
-    replace(Pair::SphereCapsule, SPHERE_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE, SphereCapsule{});
-    for (const int meshType :
-         {TRIANGLE_MESH_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE, TERRAIN_SHAPE_PROXYTYPE}) {
-        replace(Pair::SphereMesh, SPHERE_SHAPE_PROXYTYPE, meshType, SphereMesh{});
-        replace(Pair::BoxMesh, BOX_SHAPE_PROXYTYPE, meshType, BoxMesh{});
-        replace(Pair::CapsuleMesh, CAPSULE_SHAPE_PROXYTYPE, meshType, CapsuleMesh{});
+    constexpr int meshTypes[] = {TRIANGLE_MESH_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE,
+                                 TERRAIN_SHAPE_PROXYTYPE};
+    // Every pair of the enumeration, each registered by its case: -Wswitch (an error here) names a pair
+    // left without one.
+    for (std::uint32_t index = 0; index < std::uint32_t(Pair::Count); ++index) {
+        switch (const Pair pair = Pair(index)) {
+            case Pair::SpherePlane:
+                replace(pair, SPHERE_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, SpherePlane{});
+                break;
+            case Pair::BoxPlane:
+                replace(pair, BOX_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, BoxPlane{});
+                break;
+            case Pair::CapsulePlane:
+                replace(pair, CAPSULE_SHAPE_PROXYTYPE, STATIC_PLANE_PROXYTYPE, CapsulePlane{});
+                break;
+            case Pair::SphereSphere:
+                replace(pair, SPHERE_SHAPE_PROXYTYPE, SPHERE_SHAPE_PROXYTYPE, SphereSphere{});
+                break;
+            case Pair::SphereBox:
+                replace(pair, SPHERE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, SphereBox{});
+                break;
+            case Pair::SphereTriangle:
+                replace(pair, SPHERE_SHAPE_PROXYTYPE, TRIANGLE_SHAPE_PROXYTYPE, SphereTriangle{});
+                break;
+            case Pair::EllipsoidPlane:
+                replace(pair, CUSTOM_CONVEX_SHAPE_TYPE, STATIC_PLANE_PROXYTYPE, EllipsoidPlane{});
+                break;
+            case Pair::SphereMesh:
+                for (const int meshType : meshTypes)
+                    replace(pair, SPHERE_SHAPE_PROXYTYPE, meshType, SphereMesh{});
+                break;
+            case Pair::BoxMesh:
+                for (const int meshType : meshTypes)
+                    replace(pair, BOX_SHAPE_PROXYTYPE, meshType, BoxMesh{});
+                break;
+            case Pair::CapsuleMesh:
+                for (const int meshType : meshTypes)
+                    replace(pair, CAPSULE_SHAPE_PROXYTYPE, meshType, CapsuleMesh{});
+                break;
+            case Pair::CapsuleBox:
+                replace(pair, CAPSULE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, CapsuleBox{});
+                break;
+            case Pair::SphereCapsule:
+                replace(pair, SPHERE_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE, SphereCapsule{});
+                break;
+            case Pair::Count:
+                break;
+        }
     }
 }
 

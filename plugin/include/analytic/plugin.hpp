@@ -13,27 +13,30 @@ class btCollisionWorld;
 
 namespace analytic {
 
-// The shape pairs the plugin can replace, each in both argument orders.
+// The shape pairs the plugin can replace, each in both argument orders. This enumeration is the one list of
+// them: PairSet::all() holds every value before Count, and Plugin registers each (the compiler checks
+// that every pair has its registration).
 enum class Pair : std::uint32_t {
-    SpherePlane = 1u << 0,     // btSphereShape - btStaticPlaneShape
-    BoxPlane = 1u << 1,        // btBoxShape - btStaticPlaneShape: up to 4 points in one pass
-    CapsulePlane = 1u << 2,    // btCapsuleShape (X, Y, Z) - btStaticPlaneShape: up to 2 points
-    SphereSphere = 1u << 3,    // btSphereShape - btSphereShape
-    SphereBox = 1u << 4,       // btSphereShape - btBoxShape
-    SphereTriangle = 1u << 5,  // btSphereShape - btTriangleShape (what Bullet dispatches per mesh triangle)
-    EllipsoidPlane = 1u << 6,  // analytic::EllipsoidShape (custom convex) - btStaticPlaneShape
+    SpherePlane,     // btSphereShape - btStaticPlaneShape
+    BoxPlane,        // btBoxShape - btStaticPlaneShape: up to 4 points in one pass
+    CapsulePlane,    // btCapsuleShape (X, Y, Z) - btStaticPlaneShape: up to 2 points
+    SphereSphere,    // btSphereShape - btSphereShape
+    SphereBox,       // btSphereShape - btBoxShape
+    SphereTriangle,  // btSphereShape - btTriangleShape (what Bullet dispatches per mesh triangle)
+    EllipsoidPlane,  // analytic::EllipsoidShape (custom convex) - btStaticPlaneShape
     // btSphereShape - whole btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape or btHeightfieldTerrainShape
     // in one pass, without contacts on internal edges; one-sided with oneSidedMeshFlag
-    SphereMesh = 1u << 7,
+    SphereMesh,
     // btBoxShape - the same meshes in one pass: separating-axis contacts, up to 4 points, internal edges
     // taken along the faces; one-sided with oneSidedMeshFlag
-    BoxMesh = 1u << 8,
+    BoxMesh,
     // btCapsuleShape (X, Y, Z) - the same meshes in one pass: the axis's exact closest points with each
     // triangle, up to 2 points where it lies along a face, internal edges removed as the sphere's;
     // one-sided with oneSidedMeshFlag
-    CapsuleMesh = 1u << 9,
-    CapsuleBox = 1u << 10,     // btCapsuleShape - btBoxShape: up to 2 points where it lies along a face
-    SphereCapsule = 1u << 11,  // btSphereShape - btCapsuleShape
+    CapsuleMesh,
+    CapsuleBox,     // btCapsuleShape - btBoxShape: up to 2 points where it lies along a face
+    SphereCapsule,  // btSphereShape - btCapsuleShape
+    Count           // not a pair: the number of pairs above
 };
 
 // A mesh object whose collision flags include this bit (mesh.setCollisionFlags(mesh.getCollisionFlags()
@@ -47,18 +50,21 @@ inline constexpr int oneSidedMeshFlag = 1 << 20;
 // The pairs a Plugin replaces: a set of Pair values, made from one and joined with |.
 class PairSet {
 public:
-    // The set of that one pair (implicit, so a Pair passes where a PairSet is asked). A value cast to
-    // Pair from an integer keeps its bits as given: bits that name no pair are carried along and never
-    // installed.
-    constexpr PairSet(Pair pair) : bits_(std::uint32_t(pair)) {}
+    // The set of that one pair (implicit, so a Pair passes where a PairSet is asked). Pair::Count, or a
+    // value cast to Pair from an integer that names no pair, gives a set that installs nothing.
+    constexpr PairSet(Pair pair) : bits_(bitOf(pair)) {}
     // Every pair of the enumeration above, the Plugin's default.
-    static constexpr PairSet all() { return PairSet((1u << 12) - 1); }
+    static constexpr PairSet all() { return PairSet(bitOf(Pair::Count) - 1); }
     // The union of the two sets.
     constexpr PairSet operator|(PairSet other) const { return PairSet(bits_ | other.bits_); }
-    // Whether the set holds the pair (for a value with several bits: any of them).
-    constexpr bool contains(Pair pair) const { return (bits_ & std::uint32_t(pair)) != 0; }
+    // Whether the set holds the pair.
+    constexpr bool contains(Pair pair) const { return (bits_ & bitOf(pair)) != 0; }
 
 private:
+    static_assert(std::uint32_t(Pair::Count) < 32, "a PairSet holds one bit per pair in 32 bits");
+    static constexpr std::uint32_t bitOf(Pair pair) {
+        return std::uint32_t(pair) < std::uint32_t(Pair::Count) ? 1u << std::uint32_t(pair) : 0u;
+    }
     constexpr explicit PairSet(std::uint32_t bits) : bits_(bits) {}
     std::uint32_t bits_;
 };
