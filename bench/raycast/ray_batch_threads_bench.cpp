@@ -95,7 +95,7 @@ void runScene(const char* name, const btCollisionWorld& world,
     analytic::BatchCache cache;
     // The snapshot, timed apart (the first, untimed, builds the trees the cache keeps), on one thread and
     // on every core.
-    const analytic::raycast::Scalar reach = analytic::raycast::RayScene::batchReach(rays);
+    const analytic::Scalar reach = analytic::raycast::RayScene::batchReach(rays);
     analytic::raycast::RayScene(world, &cache, reach, cores());
     std::array<std::vector<double>, 2> snapshotSeconds;
     for (int r = 0; r < repetitions; ++r)

@@ -13,7 +13,6 @@
 namespace analytic {
 namespace {
 
-using raycast::Scalar;
 using Callback = btCollisionWorld::RayResultCallback;
 
 // The object of a broadphase proxy whose box the ray meets, cast against when the ray meets its

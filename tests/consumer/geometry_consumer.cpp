@@ -20,10 +20,12 @@
 #include "analytic/geometry/ray_convex.hpp"
 #include "analytic/geometry/ray_cylinder.hpp"
 #include "analytic/geometry/ray_ellipsoid.hpp"
+#include "analytic/geometry/ray_solids.hpp"
 #include "analytic/geometry/ray_sphere.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
 #include "analytic/geometry/sphere_sweep.hpp"
 #include "analytic/geometry/support.hpp"
+#include "analytic/geometry/triangle.hpp"
 
 int main() {
     // A ray down the z axis onto a unit sphere 5 below its origin: it enters at t = 4, z = 1.

@@ -16,7 +16,7 @@
 namespace analytic::narrowphase {
 namespace {
 
-struct TriangleHit {
+struct TouchedTriangle {
     Triangle<Scalar> triangle;  // in the mesh's frame, vertices in Bullet's order
     BoxTriangleContact<Scalar> contact;
     TriangleSide side;
@@ -24,7 +24,7 @@ struct TriangleHit {
     int triangleIndex;
 };
 
-Scalar separationOf(const TriangleHit& hit) { return hit.contact.separation; }
+Scalar separationOf(const TouchedTriangle& hit) { return hit.contact.separation; }
 
 // The triangles the box touches (within reach), sides settled; at most candidateCapacity, the deepest.
 class Hits {
@@ -50,7 +50,7 @@ public:
         if (contact) deepest_.offer({triangle, *contact, side, partId, triangleIndex});
     }
 
-    std::span<TriangleHit> kept() { return deepest_.kept(); }
+    std::span<TouchedTriangle> kept() { return deepest_.kept(); }
 
 private:
     // Whether the whole box was on the triangle's side of its plane at the previous step: then it came
@@ -73,25 +73,27 @@ private:
     Scalar reach_;
     FrontSide front_;
     const SideHistory* twoSided_;
-    DeepestCandidates<TriangleHit, BoxMesh::candidateCapacity, separationOf> deepest_;
+    DeepestCandidates<TouchedTriangle, BoxMesh::candidateCapacity, separationOf> deepest_;
 };
 
 // The internal-edge filter (see box_mesh.hpp), deepest triangle first: a contact on an edge or vertex
 // whose vertices deeper triangles all have is taken along its triangle's normal (dropped if that gives
 // none). Contacts on faces need nothing: most steps have no other.
-void takeInternalEdgesAlongNormals(std::span<TriangleHit> hits, const Obb<Scalar>& box, Scalar reach) {
-    const auto onFace = [](const TriangleHit& hit) { return hit.contact.feature == TriangleFeature::Face; };
+void takeInternalEdgesAlongNormals(std::span<TouchedTriangle> hits, const Obb<Scalar>& box, Scalar reach) {
+    const auto onFace = [](const TouchedTriangle& hit) {
+        return hit.contact.feature == TriangleFeature::Face;
+    };
     if (std::all_of(hits.begin(), hits.end(), onFace)) return;
     std::array<int, BoxMesh::candidateCapacity> order;
     const auto orderEnd = order.begin() + hits.size();
     std::iota(order.begin(), orderEnd, 0);
     std::sort(order.begin(), orderEnd, [&](int i, int j) {
-        const TriangleHit &x = hits[i], &y = hits[j];
+        const TouchedTriangle &x = hits[i], &y = hits[j];
         if (x.contact.separation != y.contact.separation) return x.contact.separation < y.contact.separation;
         return onFace(x) && !onFace(y);
     });
     for (auto next = order.begin(); next != orderEnd; ++next) {
-        TriangleHit& hit = hits[*next];
+        TouchedTriangle& hit = hits[*next];
         const TriangleFeature feature = hit.contact.feature;
         if (feature == TriangleFeature::Face) continue;
         // Whether a triangle taken before this one has the vertex.
@@ -126,8 +128,8 @@ void takeInternalEdgesAlongNormals(std::span<TriangleHit> hits, const Obb<Scalar
             std::sqrt(std::max({glm::dot(t.b - t.a, t.b - t.a), glm::dot(t.c - t.b, t.c - t.b),
                                 glm::dot(t.a - t.c, t.a - t.c)}));
         const Scalar deepest = overlap > 0 ? overlap
-                                           : overlap + (box_triangle_detail::biasRelative<Scalar> * overlap -
-                                                        box_triangle_detail::biasOfSize<Scalar> * size);
+                                           : overlap + (detail::box_triangle::biasRelative<Scalar> * overlap -
+                                                        detail::box_triangle::biasOfSize<Scalar> * size);
         hit.contact = *alongNormal;
         for (int i = 0; i < hit.contact.pointCount; ++i)
             hit.contact.points[i].distance = std::max(hit.contact.points[i].distance, deepest);
@@ -137,7 +139,7 @@ void takeInternalEdgesAlongNormals(std::span<TriangleHit> hits, const Obb<Scalar
 struct Candidate {
     Vec3<Scalar> onMesh;
     Scalar distance;
-    const TriangleHit* hit;
+    const TouchedTriangle* hit;
 };
 
 // At most reportedCapacity of the points, spread as a manifold keeps them: the deepest, the farthest
@@ -145,12 +147,13 @@ struct Candidate {
 // within depthTolerance (a box resting flat has all its points at one depth) are one: the farthest
 // from the box's centre is taken among them, a corner, which stays the same point of the box from one
 // step to the next (a point where a triangle's edge crosses the box's would slide along it).
-template <class Report> void reportSpread(std::span<const TriangleHit> hits, const Vec3<Scalar>& boxCentre,
-                                          Scalar depthTolerance, Report report) {
+template <class Report> void reportSpread(std::span<const TouchedTriangle> hits,
+                                          const Vec3<Scalar>& boxCentre, Scalar depthTolerance,
+                                          Report report) {
     std::array<Candidate, BoxMesh::candidateCapacity * 8> points;
     int count = 0;
     Scalar deepestDistance = std::numeric_limits<Scalar>::infinity();
-    for (const TriangleHit& hit : hits) {
+    for (const TouchedTriangle& hit : hits) {
         for (int i = 0; i < hit.contact.pointCount; ++i) {
             const BoxTrianglePoint<Scalar>& point = hit.contact.points[i];
             points[count++] = {point.onTriangle, point.distance, &hit};
@@ -230,7 +233,7 @@ void BoxMesh::collide(const btCollisionObjectWrapper& box, const btCollisionObje
     const Scalar depthTolerance =
         Scalar(0.01) * (local.halfExtents.x + local.halfExtents.y + local.halfExtents.z);
     reportSpread(hits.kept(), local.center, depthTolerance, [&](const Candidate& point) {
-        const TriangleHit& hit = *point.hit;
+        const TouchedTriangle& hit = *point.hit;
         reporter.add(hit.triangle, hit.partId, hit.triangleIndex, hit.contact.normal, point.onMesh,
                      point.distance);
     });

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 
+#include "analytic/adapters/bullet_math.hpp"
 #include "analytic/adapters/shape_primitives.hpp"
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/geometry/capsule_contact.hpp"
@@ -17,8 +18,6 @@
 #include "narrowphase/pair_algorithm.hpp"
 
 namespace analytic::narrowphase {
-
-using Scalar = btScalar;
 
 template <class Shape> const Shape& shapeOf(const btCollisionObjectWrapper& wrapper) {
     return static_cast<const Shape&>(*wrapper.getCollisionShape());

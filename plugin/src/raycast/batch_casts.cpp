@@ -10,8 +10,6 @@
 namespace analytic {
 namespace {
 
-using raycast::Scalar;
-
 // A batch ray's filter (Bullet's default needsCollision with the ray's group and mask) and shooter.
 class FilteredCallback : public btCollisionWorld::RayResultCallback {
 public:

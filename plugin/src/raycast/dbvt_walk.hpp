@@ -19,8 +19,6 @@
 
 namespace analytic::raycast {
 
-using Scalar = btScalar;
-
 // How much to grow a box so that a slab test computed in Lane (float or double) never drops it for a ray
 // that touches it: 8 rounding units of the largest coordinate involved (magnitude: the box's plus the
 // ray's origin and direction components), 4 for how far rounding of the subtraction and product moves

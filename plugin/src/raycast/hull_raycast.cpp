@@ -13,8 +13,6 @@
 namespace analytic::raycast {
 namespace {
 
-using Scalar = btScalar;
-
 // Hulls up to this many faces keep their planes on the stack while a ray is cast (a 20-point hull has
 // at most 36); larger ones on the heap.
 constexpr int kStackPlanes = 64;

@@ -85,8 +85,8 @@ struct BatchCache::Kept {
     std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> meshTrees;
     // The world's tree, the objects' boxes it was built over and the ray reach it covers.
     std::shared_ptr<const raycast::WideBvh> worldTree;
-    std::vector<Aabb<raycast::Scalar>> worldBoxes;
-    raycast::Scalar worldReach = 0;
+    std::vector<Aabb<Scalar>> worldBoxes;
+    Scalar worldReach = 0;
     std::size_t worldTreeBuilds = 0;
 };
 

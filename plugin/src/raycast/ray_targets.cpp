@@ -6,18 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
+#include <variant>
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/adapters/shape_primitives.hpp"
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/geometry/first_hit.hpp"
 #include "analytic/geometry/plane_tests.hpp"
-#include "analytic/geometry/ray_box.hpp"
-#include "analytic/geometry/ray_capsule.hpp"
-#include "analytic/geometry/ray_cone.hpp"
-#include "analytic/geometry/ray_cylinder.hpp"
-#include "analytic/geometry/ray_ellipsoid.hpp"
-#include "analytic/geometry/ray_sphere.hpp"
+#include "analytic/geometry/ray_solids.hpp"
 #include "raycast/dbvt_walk.hpp"
 #include "raycast/heightfield_raycast.hpp"
 #include "raycast/mesh_raycast.hpp"
@@ -32,24 +29,19 @@ template <class... Cases> struct Overloaded : Cases... { using Cases::operator()
 template <class... Cases> Overloaded(Cases...) -> Overloaded<Cases...>;  // clang 14 deduces no aggregate
 
 // The solid's first hit; a ray that starts inside it hits at its origin.
-std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Sphere<Scalar>& sphere) {
-    return firstHit(intersectRaySphere(ray, sphere), ray, StartInside::HitAtOrigin);
+template <class Solid>
+std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Solid& solid) {
+    return firstHit(intersectRaySolid(ray, solid), ray, StartInside::HitAtOrigin);
 }
-std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Obb<Scalar>& box) {
-    return firstHit(intersectRayObb(ray, box), ray, StartInside::HitAtOrigin);
-}
-std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Capsule<Scalar>& capsule) {
-    return firstHit(intersectRayCapsule(ray, capsule), ray, StartInside::HitAtOrigin);
-}
-std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Cylinder<Scalar>& cylinder) {
-    return firstHit(intersectRayCylinder(ray, cylinder), ray, StartInside::HitAtOrigin);
-}
-std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const RoundedCone<Scalar>& cone) {
-    return firstHit(intersectRayRoundedCone(ray, cone), ray, StartInside::HitAtOrigin);
-}
-std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const Ellipsoid<Scalar>& ellipsoid) {
-    return firstHit(intersectRayEllipsoid(ray, ellipsoid), ray, StartInside::HitAtOrigin);
-}
+
+// The adapters make only solids of the list, or planes.
+template <class List> struct MadeByAdapters;
+template <class... Made> struct MadeByAdapters<std::variant<Made...>> {
+    static constexpr bool listed =
+        ((InTypeList<Made, Solids<Scalar>>::value || std::is_same_v<Made, Plane<Scalar>>)&&...);
+};
+static_assert(MadeByAdapters<Primitive>::listed,
+              "every primitive of the adapters is a solid of the core's list");
 
 void castAgainstSolid(const btCollisionObject& object, const std::optional<SurfaceHit<Scalar>>& hit,
                       Callback& callback) {

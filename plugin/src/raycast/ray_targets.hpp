@@ -11,13 +11,12 @@
 
 #include <variant>
 
+#include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/primitives.hpp"
-#include "analytic/geometry/ray_cone.hpp"
+#include "analytic/geometry/ray_solids.hpp"
 #include "raycast/hull_raycast.hpp"
 
 namespace analytic::raycast {
-
-using Scalar = btScalar;
 
 // The segment from -> to, as the core's ray (t is Bullet's hit fraction) and as Bullet's points.
 struct Segment {
@@ -57,9 +56,15 @@ struct BulletTarget {
     btTransform transform;
 };
 
-using RayTarget = std::variant<Sphere<Scalar>, Obb<Scalar>, Capsule<Scalar>, Cylinder<Scalar>,
-                               RoundedCone<Scalar>, Ellipsoid<Scalar>, HullTarget, PlaneTarget,
-                               CompoundTarget, MeshTarget, HeightfieldTarget, BulletTarget>;
+// A variant of the list's solids and the other targets.
+template <class List, class... Others> struct VariantOf;
+template <class... Listed, class... Others> struct VariantOf<TypeList<Listed...>, Others...> {
+    using type = std::variant<Listed..., Others...>;
+};
+
+// Every solid of the core's list (ray_solids.hpp), then the targets of the shapes the core has no solid for.
+using RayTarget = VariantOf<Solids<Scalar>, HullTarget, PlaneTarget, CompoundTarget, MeshTarget,
+                            HeightfieldTarget, BulletTarget>::type;
 
 // Makes target the target of the shape placed by transform, in place (moving a RayTarget dispatches on its
 // type: a batch's snapshot spent much of its time moving them).

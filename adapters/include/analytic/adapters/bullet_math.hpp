@@ -9,6 +9,10 @@
 
 namespace analytic {
 
+// The scalar of the Bullet build (float; double with BT_USE_DOUBLE_PRECISION): what the Bullet-facing
+// code instantiates the core with.
+using Scalar = btScalar;
+
 // The vector's x, y and z, copied exactly (btVector3's fourth lane is dropped). Nothing is checked: NaN
 // and infinite values are copied as they are, for the core's queries to reject.
 inline Vec3<btScalar> toGlm(const btVector3& v) { return {v.x(), v.y(), v.z()}; }

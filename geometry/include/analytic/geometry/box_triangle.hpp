@@ -61,7 +61,7 @@ template <class T> struct BoxTriangleContact {
     int pointCount;
 };
 
-namespace box_triangle_detail {
+namespace detail::box_triangle {
 
 template <class T> constexpr T biasRelative = T(0.02);
 template <class T> constexpr T biasOfSize = T(1e-3);
@@ -409,7 +409,7 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
     return contact;
 }
 
-}  // namespace box_triangle_detail
+}  // namespace detail::box_triangle
 
 // The contact of the box and the triangle by the separating-axis test (the axes, bias and points as the
 // file's header says), when they are within reach (>= 0, a distance, such as Bullet's contact breaking
@@ -439,7 +439,7 @@ template <class T>
 std::optional<BoxTriangleContact<T>> collideObbTriangle(const Obb<T>& box, const Triangle<T>& triangle,
                                                         std::type_identity_t<T> reach,
                                                         TriangleSide side = TriangleSide::Either) {
-    return box_triangle_detail::collide(box, triangle, T(reach), side, false);
+    return detail::box_triangle::collide(box, triangle, T(reach), side, false);
 }
 
 // The contact taken along the triangle's normal whatever the axis of least penetration: for a triangle
@@ -459,7 +459,7 @@ std::optional<BoxTriangleContact<T>> collideObbTriangleAlongNormal(const Obb<T>&
                                                                    const Triangle<T>& triangle,
                                                                    std::type_identity_t<T> reach,
                                                                    TriangleSide side = TriangleSide::Either) {
-    return box_triangle_detail::collide(box, triangle, T(reach), side, true);
+    return detail::box_triangle::collide(box, triangle, T(reach), side, true);
 }
 
 }  // namespace analytic

@@ -198,14 +198,14 @@ template <class T> [[gnu::always_inline]] inline Vec3<T> offsetFromPlane(const V
 
 // The unit normal of a triangle that is not degenerate on the query's side (the front side for a
 // query in the plane), and the query's distance to the plane.
-template <class T> struct PlaneSide {
+template <class T> struct FaceSide {
     Vec3<T> normal;
     T distance;
 };
 
-template <class T> [[gnu::always_inline]] inline PlaneSide<T> planeSide(const Vec3<T>& point,
-                                                                        const Triangle<T>& triangle,
-                                                                        const TriangleFrame<T>& frame) {
+template <class T> [[gnu::always_inline]] inline FaceSide<T> faceSide(const Vec3<T>& point,
+                                                                      const Triangle<T>& triangle,
+                                                                      const TriangleFrame<T>& frame) {
     const Vec3<T> faceNormal = unitVector(frame.normal);
     const T height = glm::dot(faceNormal, point - triangle.a);
     return {height < T(0) ? -faceNormal : faceNormal, std::abs(height)};
@@ -537,7 +537,7 @@ inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& 
     const detail::TriangleRegion<T> region = detail::triangleRegion(centre, triangle, frame);
     TriangleContact<T> result;
     if (region.edge < 0) {
-        const detail::PlaneSide<T> side = detail::planeSide(centre, triangle, frame);
+        const detail::FaceSide<T> side = detail::faceSide(centre, triangle, frame);
         result = {{centre - detail::offsetFromPlane(centre, triangle, frame), side.normal,
                    sphere.radius - side.distance},
                   TriangleFeature::Face};
@@ -559,7 +559,7 @@ inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& 
             result.contact.normal = separation.direction;
             result.contact.depth = sphere.radius - separation.length;
         } else {
-            result.contact.normal = detail::planeSide(centre, triangle, frame).normal;
+            result.contact.normal = detail::faceSide(centre, triangle, frame).normal;
             result.contact.depth = sphere.radius - std::sqrt(distanceSquared);
         }
     }

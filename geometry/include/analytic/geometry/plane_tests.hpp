@@ -126,8 +126,9 @@ template <class T> struct TrianglePlaneIntersection {
     bool overlaps() const { return kind != TrianglePlaneCut::Separated; }
 };
 
-// Named apart from other families' helpers: headers of several families meet in one translation unit.
-namespace plane_tests_detail {
+// This family's helpers, apart from detail's others: headers of several families meet in one translation
+// unit, and some helpers' names are the same.
+namespace detail::plane_tests {
 
 // The length test also rejects a normal with a NaN or an infinity.
 template <class T> inline bool isValidPlane(const Plane<T>& plane) {
@@ -200,7 +201,7 @@ template <class T> inline std::optional<SolidPlaneContact<T>> solidContact(const
     return result;
 }
 
-}  // namespace plane_tests_detail
+}  // namespace detail::plane_tests
 
 // The point's signed distance to the plane and its side: On within relativeTolerance of the distance's
 // scale (as the file's header says), else Front or Back.
@@ -211,7 +212,7 @@ template <class T> inline std::optional<SolidPlaneContact<T>> solidContact(const
 template <class T> inline std::optional<PointPlaneClassification<T>> classifyPointPlane(
     const Vec3<T>& point, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
-    using namespace plane_tests_detail;
+    using namespace detail::plane_tests;
     if (!isValidPlane(plane) || !detail::allFinite(point) || !isValidSize(relativeTolerance))
         return std::nullopt;
     const T distance = signedDistance(point, plane);
@@ -236,7 +237,7 @@ template <class T> inline std::optional<PointPlaneClassification<T>> classifyPoi
 template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPlane(
     const RayPath<T>& ray, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
-    using namespace plane_tests_detail;
+    using namespace detail::plane_tests;
     // Every return returns result, so it is built in place: copying a result assembled elsewhere costs
     // more than the test (stores of mixed widths stall the reload).
     std::optional<RayPlaneIntersection<T>> result;
@@ -320,7 +321,7 @@ inline Aabb<T> boundsOfRayPlaneHits(const Plane<T>& plane,
 template <class T> inline std::optional<SolidPlaneContact<T>> collideSpherePlane(
     const Sphere<T>& sphere, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
-    using namespace plane_tests_detail;
+    using namespace detail::plane_tests;
     // A non-finite centre makes the span non-finite (a unit normal has a component of at least 1/sqrt(3)),
     // which solidContact rejects.
     if (!isValidPlane(plane) || !isValidSize(sphere.radius) || !isValidSize(relativeTolerance))
@@ -341,7 +342,7 @@ template <class T> inline std::optional<SolidPlaneContact<T>> collideSpherePlane
 template <class T> inline std::optional<SolidPlaneContact<T>> collideEllipsoidPlane(
     const Ellipsoid<T>& ellipsoid, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
-    using namespace plane_tests_detail;
+    using namespace detail::plane_tests;
     const Mat3<T>& rotation = ellipsoid.rotation;
     if (!isValidPlane(plane) || !detail::allFinite(ellipsoid.center, rotation[0], rotation[1], rotation[2]) ||
         !isValidSize(ellipsoid.radii) || !isValidSize(relativeTolerance))
@@ -370,7 +371,7 @@ template <class T> inline std::optional<SolidPlaneContact<T>> collideEllipsoidPl
 template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectTrianglePlane(
     const Triangle<T>& triangle, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
-    using namespace plane_tests_detail;
+    using namespace detail::plane_tests;
     std::optional<TrianglePlaneIntersection<T>> result;  // built in place, as intersectRayPlane explains
     if (!isValidPlane(plane) || !detail::allFinite(triangle.a, triangle.b, triangle.c) ||
         !isValidSize(relativeTolerance) || triangleFrame(triangle).degenerate)
@@ -433,7 +434,7 @@ template <class T> inline std::optional<TrianglePlaneIntersection<T>> intersectT
 template <class T> inline std::optional<AabbPlaneClassification<T>> classifyAabbPlane(
     const Aabb<T>& box, const Plane<T>& plane,
     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
-    using namespace plane_tests_detail;
+    using namespace detail::plane_tests;
     std::optional<AabbPlaneClassification<T>> result;  // built in place, as intersectRayPlane explains
     // Halving first keeps the sum and the difference from overflowing.
     const Vec3<T> center = T(0.5) * box.min + T(0.5) * box.max;
@@ -473,7 +474,7 @@ template <class T> inline std::optional<AabbPlaneClassification<T>> classifyAabb
 template <class T, class TakeContacts> inline std::optional<PlaneSpan<T>> findObbPlaneContacts(
     const Obb<T>& box, const Plane<T>& plane, std::type_identity_t<T> contactMargin,
     TakeContacts&& takeContacts, std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
-    using namespace plane_tests_detail;
+    using namespace detail::plane_tests;
     if (!isValidPlane(plane) || !isValidSize(box.halfExtents) || !isValidSize(contactMargin) ||
         !isValidSize(relativeTolerance))
         return std::nullopt;

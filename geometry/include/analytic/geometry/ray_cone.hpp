@@ -15,15 +15,6 @@
 
 namespace analytic {
 
-// Solid right circular cone: the apex, the centre of the base disc, and the disc's radius (the base
-// included). Valid for the ray cast: all finite, radius > 0, and radius^2, |base - apex|^2 and
-// |base - apex|^2 + radius^2 normal numbers (so apex != base); others get no hit.
-template <class T> struct Cone {
-    Vec3<T> apex;
-    Vec3<T> base;
-    T radius;
-};
-
 // Where the line of the ray enters and leaves the solid cone. Normals, unit: on the side the surface's
 // (radial out, tilted towards the apex by the half angle); +the unit axis (apex to base) on the base; at
 // the apex itself, where the side has no normal (and on the side where rounding leaves none: a line along
@@ -177,18 +168,6 @@ inline std::optional<RaySolidHit<T>> intersectRayCone(const RayPath<T>& ray, con
     return RaySolidHit<T>{hit(entry, entryT, entryOnSide, true), hit(exit, exitT, exitOnSide, false),
                           entryT < T(0)};
 }
-
-// A solid cone grown by a margin, as Bullet's btConeShape is (its support point moved out by the collision
-// margin: every point within the margin of the cone). Its surface: the side and the base each moved out by
-// the margin, the apex rounded by the margin's sphere, and (in place of the torus about the base's rim) the
-// cylinder of radius radius + margin: exact but near the rim, where the surface lies up to 0.42 margins
-// outside the exact one (the corners of three tangent planes about a quarter circle and less).
-// Valid for the ray cast: a cone as above (radius > 0 and finite, |base - apex|^2 a normal number) and a
-// finite margin >= 0; a margin of 0 is the cone. Others get no hit.
-template <class T> struct RoundedCone {
-    Cone<T> cone;
-    T margin;
-};
 
 namespace detail {
 

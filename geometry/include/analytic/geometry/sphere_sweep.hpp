@@ -29,8 +29,9 @@ template <class T> struct SphereSweepHit {
     bool startsInContact;  // touching or overlapping at t = 0 (then t == 0)
 };
 
-// Named apart from other families' helpers: headers of several families meet in one translation unit.
-namespace sphere_sweep_detail {
+// This family's helpers, apart from detail's others: headers of several families meet in one translation
+// unit, and some helpers' names are the same.
+namespace detail::sphere_sweep {
 
 template <class T> bool isValidSweep(const RayPath<T>& path, T radius) {
     return isFinite(path.origin) && isFinite(path.direction) && path.maxT >= T(0) && isFinite(radius) &&
@@ -223,7 +224,7 @@ std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const RayPath<T>& path, T 
     return SphereSweepHit<T>{t, point, normal, false};
 }
 
-}  // namespace sphere_sweep_detail
+}  // namespace detail::sphere_sweep
 
 // The first contact of the sphere of the given radius, its centre moving along path, with a solid sphere.
 // Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
@@ -244,7 +245,7 @@ std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const RayPath<T>& path, T 
 // then gets std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayPath<T>& path, T radius,
                                                                       const Sphere<T>& target) {
-    return sphere_sweep_detail::sweepIntoGrownSolid(
+    return detail::sphere_sweep::sweepIntoGrownSolid(
         path, radius,
         [&] {
             return intersectRaySphere(path, Sphere<T>{target.center, target.radius + radius});
@@ -272,7 +273,7 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayP
 // swept against the capsule of that radius and meaningless hits are reported.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereCapsule(const RayPath<T>& path, T radius,
                                                                        const Capsule<T>& target) {
-    return sphere_sweep_detail::sweepIntoGrownSolid(
+    return detail::sphere_sweep::sweepIntoGrownSolid(
         path, radius,
         [&] {
             return intersectRayCapsule(path, Capsule<T>{target.a, target.b, target.radius + radius});
@@ -304,7 +305,7 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereCapsule(const Ray
 // radius or half extent, and a contact beyond the range of T give std::nullopt.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepSphereObb(const RayPath<T>& path, T radius, const Obb<T>& target) {
-    return sphere_sweep_detail::sweepSphereBox(path, radius, target);
+    return detail::sphere_sweep::sweepSphereBox(path, radius, target);
 }
 
 // The first contact of the moving sphere with a solid axis-aligned box, as sweepSphereObb with the
@@ -328,7 +329,7 @@ std::optional<SphereSweepHit<T>> sweepSphereAabb(const RayPath<T>& path, T radiu
     if (!isFinite(target.min) || !isFinite(target.max) ||
         !glm::all(glm::lessThanEqual(target.min, target.max)))
         return std::nullopt;
-    return sphere_sweep_detail::sweepSphereBox(
+    return detail::sphere_sweep::sweepSphereBox(
         path, radius,
         Obb<T>{(target.min + target.max) / T(2), Mat3<T>(T(1)), (target.max - target.min) / T(2)});
 }
@@ -349,7 +350,7 @@ std::optional<SphereSweepHit<T>> sweepSphereAabb(const RayPath<T>& path, T radiu
 // or infinite offset), and results beyond the range of T give std::nullopt.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepSpherePlane(const RayPath<T>& path, T radius, const Plane<T>& plane) {
-    using namespace sphere_sweep_detail;
+    using namespace detail::sphere_sweep;
     if (!isValidSweep(path, radius)) return std::nullopt;
     const std::optional<SolidPlaneContact<T>> contactAtStart =
         collideSpherePlane(Sphere<T>{path.origin, radius}, plane);
@@ -373,7 +374,7 @@ std::optional<SphereSweepHit<T>> sweepSpherePlane(const RayPath<T>& path, T radi
 // Invalid input: as sweepSpherePlane.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(const RayPath<T>& path, T radius,
                                                                              const Plane<T>& plane) {
-    using namespace sphere_sweep_detail;
+    using namespace detail::sphere_sweep;
     if (!isValidSweep(path, radius)) return std::nullopt;
     const std::optional<SolidPlaneContact<T>> contactAtStart =
         collideSpherePlane(Sphere<T>{path.origin, radius}, plane);
@@ -410,7 +411,7 @@ template <class T>
 std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T radius,
                                                      const Triangle<T>& target,
                                                      FaceCulling culling = FaceCulling::None) {
-    using namespace sphere_sweep_detail;
+    using namespace detail::sphere_sweep;
     if (!isValidSweep(path, radius) || !isFinite(target.a) || !isFinite(target.b) || !isFinite(target.c))
         return std::nullopt;
     const TriangleFrame<T> frame = triangleFrame(target);
