@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Zlib
 // ns per test of the ray tests against round solids (ray_sphere.hpp, ray_capsule.hpp, ray_cylinder.hpp)
-// and of T2's segment crossings, float and double, each over 1024 pre-generated cases: solids of unit
-// size near the origin, rays (half unbounded, half segments) aimed near them so that about half hit.
+// and of a segment's crossings of a sphere, float and double, each over 1024 pre-generated cases: solids of
+// unit size near the origin, rays (half unbounded, half segments) aimed near them so that about half hit.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

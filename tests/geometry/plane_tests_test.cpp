@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Zlib
-// The plane tests T5–T7, T9–T12 (plane_tests.hpp) against the long double references of
+// The plane tests (plane_tests.hpp) against the long double references of
 // reference/plane_reference.hpp on random cases at random scales far from the origin, named edge cases,
-// and the regressions of document 002's defects.
+// and the regressions of the sample plane code's defects.
 #include "analytic/geometry/plane_tests.hpp"
 
 #include <gtest/gtest.h>
@@ -144,7 +144,7 @@ template <class T, class Check> void forEachInvalidPlane(Check check) {
 
 template <class T> const Plane<T> kGroundPlane{Vec3<T>(0, 0, 1), T(0)};
 
-// ======== T6: point – plane
+// ======== point – plane
 
 TYPED_TEST(PlaneTests, ClassifyPointPlaneMatchesReference) {
     using T = TypeParam;
@@ -221,7 +221,7 @@ TYPED_TEST(PlaneTests, ClassifyPointPlaneRejectsInvalidInput) {
         [](const Plane<T>& invalid) { EXPECT_FALSE(classifyPointPlane(Vec3<T>(1, 2, 3), invalid)); });
 }
 
-// ======== T5: ray / segment – plane
+// ======== ray / segment – plane
 
 TYPED_TEST(PlaneTests, IntersectRayPlaneMatchesReference) {
     using T = TypeParam;
@@ -510,7 +510,7 @@ TYPED_TEST(PlaneTests, IntersectRayPlaneRejectsInvalidInput) {
     forEachInvalidPlane<T>([&](const Plane<T>& invalid) { EXPECT_FALSE(intersectRayPlane(ray, invalid)); });
 }
 
-// ======== T7: sphere – plane
+// ======== sphere – plane
 
 TYPED_TEST(PlaneTests, CollideSpherePlaneMatchesReference) {
     using T = TypeParam;
@@ -603,7 +603,7 @@ TYPED_TEST(PlaneTests, CollideSpherePlaneRejectsInvalidInput) {
     EXPECT_FALSE(collideSpherePlane(Sphere<T>{Vec3<T>(0, 0, -huge), huge}, plane)) << "overflows T";
 }
 
-// ======== T9: ellipsoid – plane
+// ======== ellipsoid – plane
 
 TYPED_TEST(PlaneTests, CollideEllipsoidPlaneMatchesReference) {
     using T = TypeParam;
@@ -721,7 +721,7 @@ TYPED_TEST(PlaneTests, CollideEllipsoidPlaneRejectsInvalidInput) {
         [&](const Plane<T>& invalid) { EXPECT_FALSE(collideEllipsoidPlane(ellipsoid, invalid)); });
 }
 
-// ======== T10: triangle – plane
+// ======== triangle – plane
 
 struct ExpectedCut {
     TrianglePlaneCut kind;
@@ -932,7 +932,7 @@ TYPED_TEST(PlaneTests, IntersectTrianglePlaneRejectsInvalidInput) {
         [&](const Plane<T>& invalid) { EXPECT_FALSE(intersectTrianglePlane(triangle, invalid)); });
 }
 
-// ======== T11: AABB – plane
+// ======== AABB – plane
 
 TYPED_TEST(PlaneTests, ClassifyAabbPlaneMatchesReference) {
     using T = TypeParam;
@@ -1013,7 +1013,7 @@ TYPED_TEST(PlaneTests, ClassifyAabbPlaneRejectsInvalidInput) {
     EXPECT_EQ(widest->span.centerDistance, T(0));
 }
 
-// ======== T12: OBB – plane
+// ======== OBB – plane
 
 // The box's corners split into those that must be contacts (distance <= margin, with the band), those
 // that may be, and those that must not.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Zlib
-// Ray vs AABB and OBB (SPEC T3, T4): random cases against the long double slab reference, named edge
-// cases, and regressions for the defects of document 001's code.
+// Ray vs AABB and OBB: random cases against the long double slab reference, named edge
+// cases, and regressions for the defects of the sample slab code.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -486,7 +486,7 @@ bool documentRayAabb3D(Vec3<float> origin, Vec3<float> direction, float distance
 
 TYPED_TEST(RayBoxTest, RegressionParallelRayOutsideSlabIsNoHit) {
     using T = TypeParam;
-    // Parallel to the y slab but above it: document 001 skips the y axis and reports a hit.
+    // Parallel to the y slab but above it: the sample slab code skips the y axis and reports a hit.
     ASSERT_TRUE(documentSlab2D({0, 0}, {1, 1}, {-2, 2}, {1, 0}));
     EXPECT_FALSE(intersectRayAabb(RayPath<T>{{-2, 2, T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
     EXPECT_FALSE(
@@ -495,7 +495,7 @@ TYPED_TEST(RayBoxTest, RegressionParallelRayOutsideSlabIsNoHit) {
 
 TYPED_TEST(RayBoxTest, RegressionBoxBehindOriginIsNoHit) {
     using T = TypeParam;
-    // The box lies at t in [-3, -2]: tmax >= tmin holds, and document 001 reports a hit.
+    // The box lies at t in [-3, -2]: tmax >= tmin holds, and the sample slab code reports a hit.
     ASSERT_TRUE(documentSlab2D({0, 0}, {1, 1}, {3, T(0.5)}, {1, 0}));
     EXPECT_FALSE(intersectRayAabb(RayPath<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>}, unitBox<T>()));
     EXPECT_FALSE(rayOverlapsAabb(*makeSlabRay(RayPath<T>{{3, T(0.5), T(0.5)}, {1, 0, 0}, unbounded<T>}),
@@ -506,7 +506,7 @@ TYPED_TEST(RayBoxTest, RegressionBoxBehindOriginIsNoHit) {
 
 TYPED_TEST(RayBoxTest, RegressionNoAbsoluteEpsilon) {
     using T = TypeParam;
-    // A small box (half size 5e-5): a ray passing 5e-6 above it. The absolute 1e-5 of document 001
+    // A small box (half size 5e-5): a ray passing 5e-6 above it. The absolute 1e-5 of the sample slab code
     // takes it for a hit.
     const Vec3<float> half(5e-5f);
     const Vec3<float> origin(-1e-3f, 5.5e-5f, 0), direction(1, 0, 0);

@@ -133,7 +133,8 @@ TYPED_TEST(RayCapsuleTest, EnterThroughAnEndLeaveThroughTheSide) {
     EXPECT_EQ(hit->exit.normal, Vec3<T>(1, 0, 0));
 }
 
-// The capsule analogue of document 000's `projoc < 0` defect: origin inside, the axis start behind it.
+// The capsule analogue of the sample ray–sphere code's `projoc < 0` defect: origin inside, the axis start
+// behind it.
 TYPED_TEST(RayCapsuleTest, RegressionOriginInsideWithAxisBehind) {
     using T = TypeParam;
     const auto hit = intersectRayCapsule(RayPath<T>{{0, 0, 3.5}, {0, 0, 1}, T(0.25)}, upright<T>());

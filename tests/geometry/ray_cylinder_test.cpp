@@ -138,7 +138,7 @@ TYPED_TEST(RayCylinderTest, RayAlongTheSideSurface) {
     EXPECT_FALSE(intersectRayCylinder(RayPath<T>{{outside, 0, -3}, {0, 0, 1}, kInfinity<T>}, upright<T>()));
 }
 
-// Parallel to the caps: outside the slab a miss however close (the 2D slab code of document 001 skips such
+// Parallel to the caps: outside the slab a miss however close (the sample 2D slab code skips such
 // an axis and reports a hit); in a cap's plane a touching hit.
 TYPED_TEST(RayCylinderTest, RayParallelToTheCaps) {
     using T = TypeParam;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Zlib
-// Ray against sphere and circle (SPEC T1, T14) and the segment crossings of T2, against the long double
-// textbook quadratic on random cases, plus the named edge cases and the regressions of SPEC.md's defects.
+// Ray against sphere and circle and the crossings of a segment with a sphere, against the long double
+// textbook quadratic on random cases, plus the named edge cases and regressions for the defects of the sample
+// code the tests were specified from.
 #include "analytic/geometry/ray_sphere.hpp"
 
 #include <gtest/gtest.h>
@@ -212,7 +213,7 @@ TYPED_TEST(RaySphereTest, CircleInThePlane) {
         RayPath2<T>{{-4, 1}, {std::numeric_limits<T>::quiet_NaN(), 0}, kInfinity<T>}, circle));
 }
 
-// ---- T2: the crossings of a segment -------------------------------------------------------------------
+// ---- The crossings of a segment -----------------------------------------------------------------------
 
 TYPED_TEST(RaySphereTest, SegmentCrossings) {
     using T = TypeParam;
@@ -241,7 +242,7 @@ TYPED_TEST(RaySphereTest, SegmentCrossings) {
     EXPECT_FALSE(touching.entering[1]);
 }
 
-// ---- Regressions: the defects SPEC.md lists for documents 000 and 004 -----------------------------------
+// ---- Regressions: the defects of the sample code --------------------------------------------------------
 
 // 000, geometric form: `if (projoc < 0) return false` rejects every ray whose origin is inside the sphere
 // but past its centre.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Zlib
-// Ray vs triangle (SPEC T13): random cases against the long double reference, watertightness on
+// Ray vs triangle: random cases against the long double reference, watertightness on
 // meshes (rays through shared edges and vertices), named edge cases, and regressions for the defects of
-// document 003's Moller-Trumbore code.
+// the sample Moller-Trumbore code.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -346,8 +346,8 @@ template <class T> std::optional<T> documentMollerTrumbore(const Vec3<T>& origin
 
 TYPED_TEST(RayTriangleTest, RegressionTriangleBehindOriginIsNoHit) {
     using T = TypeParam;
-    // The triangle is at t = -1: document 003 never checks t >= 0 and reports it, with or without
-    // culling (from below, going down, the triangle behind shows its front face: det > 0).
+    // The triangle is at t = -1: the sample Moller-Trumbore code never checks t >= 0 and reports it, with or
+    // without culling (from below, going down, the triangle behind shows its front face: det > 0).
     const RayPath<T> upwards{{T(0.25), T(0.25), 1}, {0, 0, 1}, unbounded<T>};
     const RayPath<T> downwards{{T(0.25), T(0.25), -1}, {0, 0, -1}, unbounded<T>};
     ASSERT_TRUE(documentMollerTrumbore(upwards.origin, upwards.direction, unitTriangle<T>(), false));
@@ -360,7 +360,7 @@ TYPED_TEST(RayTriangleTest, RegressionTriangleBehindOriginIsNoHit) {
 
 TYPED_TEST(RayTriangleTest, RegressionSmallTriangleHits) {
     using T = TypeParam;
-    // Legs of 2^-10: the determinant is about 1e-6, below document 003's absolute 1e-5.
+    // Legs of 2^-10: the determinant is about 1e-6, below the sample Moller-Trumbore code's absolute 1e-5.
     const T leg = T(0x1p-10);
     const Triangle<T> small{Vec3<T>(0), {leg, 0, 0}, {0, leg, 0}};
     const RayPath<T> ray{{leg / 4, leg / 4, 1}, {0, 0, -1}, unbounded<T>};
@@ -373,8 +373,8 @@ TYPED_TEST(RayTriangleTest, RegressionSmallTriangleHits) {
 }
 
 // Rays lying exactly in the plane of large, tilted triangles (small-integer data, exact in the
-// scalar): document 003's determinant is rounding noise there, far above its 1e-5, so it reports hits
-// at arbitrary t. Here: never a hit, including the axis-aligned case whose projection is exact.
+// scalar): the sample Moller-Trumbore code's determinant is rounding noise there, far above its 1e-5, so it
+// reports hits at arbitrary t. Here: never a hit, including the axis-aligned case whose projection is exact.
 TYPED_TEST(RayTriangleTest, RegressionRayInPlaneIsNoHit) {
     using T = TypeParam;
     EXPECT_FALSE(
@@ -443,9 +443,9 @@ template <class T> void castAtSharedEdgesAndVertices(test::Random& random, const
     }
 }
 
-// SPEC defect 003 (non-watertight): rays through shared edges and vertices of jittered grids, at
+// The sample code's defect (not watertight): rays through shared edges and vertices of jittered grids, at
 // several scales and far from the origin, never pass between the triangles. The same rays leak
-// through document 003's Moller-Trumbore.
+// through the sample Moller-Trumbore code.
 TYPED_TEST(RayTriangleTest, RegressionRaysThroughSharedEdgesAndVerticesNeverLeak) {
     using T = TypeParam;
     test::Random random(3004);
@@ -460,7 +460,7 @@ TYPED_TEST(RayTriangleTest, RegressionRaysThroughSharedEdgesAndVerticesNeverLeak
         }
         std::cout << "cell " << cell << ": rays " << count.rays << ", leaks " << count.missed
                   << ", through an edge or vertex (several hits) " << count.multiple
-                  << ", leaks of document 003's code " << count.documentMissed << "\n";
+                  << ", leaks of the sample Moller-Trumbore code " << count.documentMissed << "\n";
     }
 }
 

@@ -793,11 +793,11 @@ TYPED_TEST(SphereSweepTest, RegressionPhysx501EveryEdgeIsTested) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Planes: document 002's T8 and its defect.
+// Planes: the sphere-plane sweep and the sample code's defect.
 
 template <class T> Plane<T> floorPlane() { return {Vec3<T>(0, 0, 1), T(500)}; }  // z = 500
 
-// SPEC defect 002: (d0 - r) / (d0 - d1) holds only from the positive side. A sphere coming from the
+// The sample code's defect: (d0 - r) / (d0 - d1) holds only from the positive side. A sphere coming from the
 // negative side of a two-sided plane meets it at (d0 + r) / (d0 - d1) = (-5 + 1) / (-5 - 5) = 0.4; the
 // document's formula gives 0.6.
 TYPED_TEST(SphereSweepTest, RegressionSpec002SphereFromNegativeSide) {
@@ -816,8 +816,8 @@ TYPED_TEST(SphereSweepTest, RegressionSpec002SphereFromNegativeSide) {
               RealVec3(0, 0, 1), false);
 }
 
-// SPEC defect 002: an overlap at t = 0 must give t = 0. The document's formula gives (0.5 - 1) / 10 < 0
-// for a sphere 0.5 above the plane moving down, and 0.05 for one moving up.
+// The sample code's defect: an overlap at t = 0 must give t = 0. The sample's formula gives (0.5 - 1) / 10
+// < 0 for a sphere 0.5 above the plane moving down, and 0.05 for one moving up.
 TYPED_TEST(SphereSweepTest, RegressionSpec002OverlapAtStartGivesZero) {
     using T = TypeParam;
     const Vec3<T> o = base<T>();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-// analytic::EllipsoidShape in Bullet and the plugin's ellipsoid - static plane algorithm (T9): the shape
+// analytic::EllipsoidShape in Bullet and the plugin's ellipsoid - static plane algorithm: the shape
 // against the exact ellipsoid (support, AABB, inertia, margin bound), the dispatcher's choice (ours for
 // ellipsoids, Bullet's for other custom convex shapes), contacts against the geometry core, a long double
 // reference and Bullet's convex-plane algorithm on 10,000 random configurations, and real worlds: resting
