@@ -439,7 +439,8 @@ TYPED_TEST(ClosestPointOnTriangle, DegenerateTriangles) {
     }
 }
 
-// The documents' absolute epsilons (001, 003) would call a small, well-shaped triangle degenerate.
+// The sample code's absolute epsilons (the slab and Moller-Trumbore code's) would call a small, well-shaped
+// triangle degenerate.
 TYPED_TEST(ClosestPointOnTriangle, RegressionSmallTriangleIsNotDegenerate) {
     using T = TypeParam;
     const T size = T(1e-4);
@@ -533,7 +534,7 @@ TYPED_TEST(ClosestPointOnObb, InsideOnFaceEdgeCorner) {
     EXPECT_EQ(result->point, box.center + Vec3<T>(T(1), T(-2), T(1)));
 }
 
-// 001: the documents' box code takes extents as the full size in one place and halved in another.
+// The sample slab code takes extents as the full size in one place and halved in another.
 TYPED_TEST(ClosestPointOnObb, RegressionHalfExtentsAreHalfSizes) {
     using T = TypeParam;
     const Obb<T> box{{0, 0, 0}, Mat3<T>(T(1)), {T(2), T(2), T(2)}};
