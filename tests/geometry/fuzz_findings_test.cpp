@@ -455,5 +455,21 @@ TEST(FuzzFindings, CapsuleWithAnAxisTooShortForEdgeAxesHasAUnitNormal) {
     EXPECT_NEAR(glm::length(contact->normal), 1.0, 1e-12);
 }
 
+// A sphere tangent to a triangle's face at its start (float: its lowest point exactly on the plane z = -8),
+// moving into it. Its height above the plane rounded to the radius, so the face's moving test was skipped
+// for the static contact, whose own rounding found the sphere 1 ulp clear; the edges' capsules then gave
+// a contact 0.013 along the path with the point moved onto the face, 2.297 from the centre (radius 2.375).
+// The sphere touches the face at its start: t = 0, on the face below the centre.
+TEST(FuzzFindings, SphereTangentToAFaceAtItsStartTouchesItThere) {
+    const Triangle<float> triangle{{4.375f, 0.000117156982f, -8}, {-8, 2.125f, -8}, {-8, -8, -8}};
+    const RayPath<float> path{{-0.0f, 0.125f, -5.625f}, {-5.125f, 2, -5.875f}, 1};
+    const auto hit = sweepSphereTriangle(path, 2.375f, triangle);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->t, 0.0f);
+    EXPECT_TRUE(hit->startsInContact);
+    EXPECT_LT(glm::length(hit->point - Vec3<float>(0, 0.125f, -8)), 1e-5f);
+    EXPECT_EQ(hit->normal, Vec3<float>(0, 0, 1));
+}
+
 }  // namespace
 }  // namespace analytic

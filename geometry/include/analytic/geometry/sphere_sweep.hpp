@@ -430,6 +430,16 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T r
         const T height = std::abs(signedDistance);
         if (height <= radius) {
             if (const std::optional<Contact<T>> contact = contactAtStart()) return hitAtStart(*contact);
+            // Tangent within rounding, where the static contact's own rounding finds the sphere clear: over
+            // the face, the sphere touches it at its start (the edges would give a later, wrong contact).
+            const Vec3<T> faceNormal = signedDistance >= T(0) ? frontNormal : -frontNormal;
+            const std::optional<TriangleHit<T>> below =
+                intersectRayTriangle(RayPath<T>{path.origin + radius * faceNormal, -faceNormal,
+                                                std::numeric_limits<T>::infinity()},
+                                     target);
+            if (below)
+                return SphereSweepHit<T>{T(0), below->point,
+                                         signedDistance >= T(0) ? below->normal : -below->normal, true};
         } else if (!(signedDistance * normalSpeed < T(0))) {
             return std::nullopt;  // clear of the plane and not approaching it
         } else {
