@@ -42,7 +42,7 @@ namespace ref = test::reference;
 // be, rays aimed on purpose at edges and vertices included). With back-face culling, also when the
 // ray is within kBandUlps * u * L / (smallest altitude) radians of parallel, where the face's side is
 // undecided.
-constexpr Real kBandUlps = 64;
+constexpr Real kBandUlps = test::triangleBandUlps;
 // Conditioning of the triangle: kappa = |e1| |e2| / |n| = 1 / sin(largest angle), e1 and e2 the two
 // shortest edges; h = smallest altitude.
 // t: the error of the hit point measured along the normal, |dt| |direction . n| / |n|, is at most

@@ -30,9 +30,7 @@ using test::unbounded;
 using test::widen;
 namespace ref = test::reference;
 
-// The tangency band of the ray-triangle tests (ray_triangle_test.cpp): a line passing farther than
-// kBandUlps * u * L from a triangle's edges clearly misses it.
-constexpr Real kBandUlps = 64;
+constexpr Real kBandUlps = test::triangleBandUlps;
 constexpr int kRandomCases = 100000;
 
 template <class T> class LanesTest : public ::testing::Test {};

@@ -12,6 +12,11 @@
 
 namespace analytic::test {
 
+// The ray-triangle tests' tangency band: a ray whose line passes farther than triangleBandUlps * u * L
+// from a triangle's edges and plane (L the largest distance from the ray's origin to a vertex) clearly
+// hits or misses it; within the band, hit or miss is rounding.
+inline constexpr Real triangleBandUlps = 64;
+
 template <class T> constexpr T unbounded = std::numeric_limits<T>::infinity();
 
 template <class T> std::string text(const RayPath<T>& ray, const Triangle<T>& triangle, FaceCulling culling) {
