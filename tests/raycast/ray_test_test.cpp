@@ -42,6 +42,7 @@
 #include <thread>
 #include <vector>
 
+#include "analytic/ellipsoid_shape.hpp"
 #include "analytic/ray_test.hpp"
 #include "analytic/world.hpp"
 #include "reference/ray_box_reference.hpp"
@@ -907,6 +908,30 @@ TEST(RayTestWorld, CollisionWorldAnswersThroughTheVirtual) {
 
 TEST(RayTestWorld, DiscreteDynamicsWorldAnswersThroughTheVirtual) {
     expectWorldAnswersWithOurs([] { return RayWorld(Broadphase::Dbvt, true); });
+}
+
+// Our shape in Bullet's custom convex slot is cast exactly (its case in the ray targets), not through
+// Bullet's cast of its support function: along an axis the fraction is the exact one, and from inside
+// it hits at 0.
+TEST(RayTestWorld, EllipsoidShapeIsCastExactly) {
+    RayWorld world(Broadphase::Dbvt, false);
+    auto& ellipsoid = world.makeShape<EllipsoidShape>(btVector3(2, 1, btScalar(0.5)));
+    world.add(ellipsoid, translation(0, 0, 0));
+    btCollisionWorld& base = world.world();
+    const auto cast = [&](const btVector3& from, const btVector3& to) {
+        return castClosest(from, to, [&](const auto& a, const auto& b, auto& callback) {
+            analytic::rayTest(base, a, b, callback);
+        });
+    };
+    // From x = 10 to x = -10: the surface at x = 2, fraction 0.4 within rounding, the normal exactly +x;
+    // from inside, Bullet's cast reports nothing.
+    const ClosestHit along = cast(btVector3(10, 0, 0), btVector3(-10, 0, 0));
+    ASSERT_EQ(along.index, 0);
+    EXPECT_NEAR(along.fraction, btScalar(0.4), 4 * std::numeric_limits<btScalar>::epsilon());
+    EXPECT_EQ(along.normal, btVector3(1, 0, 0));
+    const ClosestHit inside = cast(btVector3(0, 0, 0), btVector3(0, 0, 5));
+    ASSERT_EQ(inside.index, 0);
+    EXPECT_EQ(inside.fraction, btScalar(0));
 }
 
 // ---- 2 and 3. Exactness and Bullet parity on random worlds -------------------------------------------

@@ -67,13 +67,17 @@ template <class T, class Solid>
 concept RayCastSolid = requires(const RayPath<T>& ray, const Solid& solid) {
     { intersectRaySolid(ray, solid) } -> std::same_as<std::optional<RaySolidHit<T>>>;
 };
-template <class T, class List> struct EveryRayCastSolid;
-template <class T, class... Types> struct EveryRayCastSolid<T, TypeList<Types...>>
-    : std::bool_constant<(RayCastSolid<T, Types> && ...)> {};
+// Instantiated per solid, so that a failure names it (with Solid = ... in the compiler's message).
+template <class T, class Solid> constexpr bool hasRayCast() {
+    static_assert(RayCastSolid<T, Solid>, "a solid of Solids<T> has no intersectRaySolid: Solid names it");
+    return true;
+}
+template <class T, class... Types> constexpr bool everyHasRayCast(TypeList<Types...>) {
+    return (hasRayCast<T, Types>() && ...);
+}
 }  // namespace detail
 
-static_assert(detail::EveryRayCastSolid<float, Solids<float>>::value &&
-                  detail::EveryRayCastSolid<double, Solids<double>>::value,
-              "every solid of the list has its intersectRaySolid");
+static_assert(detail::everyHasRayCast<float>(Solids<float>{}) &&
+              detail::everyHasRayCast<double>(Solids<double>{}));
 
 }  // namespace analytic
