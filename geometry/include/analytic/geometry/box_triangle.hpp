@@ -183,7 +183,7 @@ template <class T> std::optional<BoxTriangleContact<T>> collide(const Obb<T>& bo
     // The normal from the two shorter edges (triangle.hpp): two long edges of a needle nearly cancel, and
     // the normal's rounding, times the far vertex's distance, moves the plane (a needle 1e9 long in
     // double: by 0.15). A triangle with no usable face gives no contact: its edges are its neighbours'.
-    const TriangleFrame<T> frame = triangleFrame(Triangle<T>{v[0], v[1], v[2]});
+    const TriangleFrame<T> frame = faceFrame(Triangle<T>{v[0], v[1], v[2]});
     if (!frame.hasFace()) return std::nullopt;
     const Vec3<T>& area = frame.normal;
     const T areaSquared = frame.normalSquared;

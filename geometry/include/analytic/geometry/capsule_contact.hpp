@@ -235,7 +235,7 @@ inline std::optional<SegmentTrianglePair<T>> closestPointsSegmentTriangle(const 
                                                                           const Vec3<T>& p1,
                                                                           const Triangle<T>& triangle) {
     if (!detail::isValidSegmentTriangle(p0, p1, triangle)) return std::nullopt;
-    const TriangleFrame<T> frame = triangleFrame(triangle);
+    const TriangleFrame<T> frame = faceFrame(triangle);
     const auto edges = detail::nearestEdgePair(p0, p1, triangle);
     if (!edges) return std::nullopt;
     SegmentTrianglePair<T> result{edges->pair.s, edges->pair.pointOnP, edges->pair.pointOnQ,
@@ -307,7 +307,7 @@ inline std::optional<CapsuleTriangleContact<T>> capsuleTriangleContact(const Cap
     if (glm::any(glm::greaterThan(low - reachFromAxis, box.max)) ||
         glm::any(glm::lessThan(high + reachFromAxis, box.min)))
         return std::nullopt;
-    const TriangleFrame<T> frame = triangleFrame(triangle);
+    const TriangleFrame<T> frame = faceFrame(triangle);
     if (!frame.hasFace()) return std::nullopt;
     // Cheap rejection: both ends of the axis beyond reach of the plane on one side (heights times
     // |normal|, with a margin of roundings so that a capsule exactly in reach is never rejected).

@@ -327,7 +327,7 @@ template <class T>
 inline std::optional<TrianglePoint<T>> closestPointOnTriangle(const Vec3<T>& point,
                                                               const Triangle<T>& triangle) {
     if (!detail::allFinite(point, triangle.a, triangle.b, triangle.c)) return std::nullopt;
-    const TriangleFrame<T> frame = triangleFrame(triangle);
+    const TriangleFrame<T> frame = faceFrame(triangle);
     const detail::TriangleRegion<T> region =
         !frame.hasFace() ? detail::TriangleRegion<T>{detail::nearestEdge(point, triangle), {}}
                          : detail::triangleRegion(point, triangle, frame);
@@ -522,7 +522,7 @@ inline std::optional<TriangleContact<T>> sphereTriangleContact(const Sphere<T>& 
     // radius fails the plane test, an infinite radius gives an infinite depth (not finite); only a
     // negative radius needs its own test.
     if (detail::isBeyondBoundingBox(sphere, triangle)) return std::nullopt;
-    const TriangleFrame<T> frame = triangleFrame(triangle);
+    const TriangleFrame<T> frame = faceFrame(triangle);
     if (!frame.hasFace()) return std::nullopt;
     const Vec3<T>& centre = sphere.center;
     const T scaledHeight = glm::dot(frame.normal, centre - triangle.a);  // height * |normal|

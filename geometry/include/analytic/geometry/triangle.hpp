@@ -93,30 +93,39 @@ template <class T>
 
 }  // namespace detail
 
-// The triangle's normal and whether it is degenerate (see TriangleFrame). Any input: a vertex that is not
-// finite gives a degenerate frame whose normal may be NaN.
-template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(const Triangle<T>& triangle) {
+// The frame as far as the squares of the edges decide it, for the tests that need only a usable face
+// (they divide by the normal's square): hasFace() is exact. A triangle whose squares leave the normal
+// numbers is scaled, and its degenerate flag left undecided (set): its face is unusable either way. Never
+// calls out of line: it costs what the face tests' own arithmetic did. Any input.
+template <class T> [[gnu::always_inline]] inline TriangleFrame<T> faceFrame(const Triangle<T>& triangle) {
     const Vec3<T> ab = triangle.b - triangle.a, bc = triangle.c - triangle.b, ca = triangle.a - triangle.c;
     const T abSquared = glm::dot(ab, ab), bcSquared = glm::dot(bc, bc), caSquared = glm::dot(ca, ca);
     const T pairAtA = caSquared * abSquared, pairAtB = abSquared * bcSquared, pairAtC = bcSquared * caSquared;
     const int corner = pairAtB <= pairAtA && pairAtB <= pairAtC ? 1 : pairAtC <= pairAtA ? 2 : 0;
+    const Vec3<T>& at = detail::vertexOf(triangle, corner);
+    const Vec3<T> first = at - detail::vertexOf(triangle, detail::previousVertex(corner));
+    const Vec3<T> second = detail::vertexOf(triangle, detail::nextVertex(corner)) - at;
     const T sine = degenerateTriangleSine<T>;
     // The largest pair is that of the two longest edges, which meet at the smallest angle.
     const T largestPair = std::max({pairAtA, pairAtB, pairAtC});
     const T areaBound = sine * sine * largestPair;
-    if (!(areaBound >= std::numeric_limits<T>::min() && largestPair <= std::numeric_limits<T>::max()))
-        [[unlikely]]
-        return detail::scaledTriangleFrame(triangle);
-    const Vec3<T>& at = detail::vertexOf(triangle, corner);
-    const Vec3<T> first = at - detail::vertexOf(triangle, detail::previousVertex(corner));
-    const Vec3<T> second = detail::vertexOf(triangle, detail::nextVertex(corner)) - at;
     TriangleFrame<T> frame;
     frame.normal = glm::cross(first, second);
     frame.normalSquared = glm::dot(frame.normal, frame.normal);
     frame.corner = corner;
     frame.edgeProductNorm = maxAbsComponent(first) * maxAbsComponent(second);
-    frame.degenerate = !(frame.normalSquared > areaBound);
-    frame.scaled = false;
+    frame.scaled =
+        !(areaBound >= std::numeric_limits<T>::min() && largestPair <= std::numeric_limits<T>::max());
+    frame.degenerate = frame.scaled || !(frame.normalSquared > areaBound);
+    return frame;
+}
+
+// The triangle's normal and whether it is degenerate (see TriangleFrame), decided at every finite scale.
+// Any input: a vertex that is not finite gives a degenerate frame whose normal may be NaN.
+template <class T> [[gnu::always_inline]] inline TriangleFrame<T> triangleFrame(const Triangle<T>& triangle) {
+    const TriangleFrame<T> frame = faceFrame(triangle);
+    if (frame.scaled) [[unlikely]]
+        return detail::scaledTriangleFrame(triangle);
     return frame;
 }
 
