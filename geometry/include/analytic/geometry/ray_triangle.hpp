@@ -120,6 +120,43 @@ inline constexpr std::array<WatertightAxes, 64> watertightAxes = [] {
     return table;
 }();
 
+// The hit of a line that crosses the triangle (its edge functions share a sign, their sum nonzero), where
+// the triangle's plane puts it along the ray; nothing for a degenerate triangle, or where that lies
+// outside [0, maxT], the ray lies in the plane within rounding, or the point overflows.
+template <class T>
+[[gnu::always_inline]] inline std::optional<TriangleHit<T>> planeHit(const WatertightRay<T>& ray,
+                                                                     const Triangle<T>& triangle,
+                                                                     const TriangleFrame<T>& frame, T weightB,
+                                                                     T weightC, T determinant) {
+    const Vec3<T> toCorner = detail::vertexOf(triangle, frame.corner) - ray.origin;
+    const T approach = glm::dot(frame.normal, ray.direction);
+    const T height = glm::dot(frame.normal, toCorner);
+    const T t = height / approach;
+    // An approach that overflowed (a long ray) would make t 0 whatever the height.
+    if (!(std::isfinite(t) && std::isfinite(approach) && t >= T(0) && t <= ray.maxT)) return std::nullopt;
+    // Decided after t: most crossings a mesh cast tests lie beyond its closest hit so far.
+    if (frame.degenerate || detail::liesInPlane(frame, approach, height, ray, toCorner)) return std::nullopt;
+    const T inverseDeterminant = T(1) / determinant;
+    // A determinant whose reciprocal overflows (a triangle whose sheared products are subnormal): the
+    // weights divided by it instead, each quotient at most 1.
+    const bool smallDeterminant = !std::isfinite(inverseDeterminant);
+    // A triangle reaching to the largest value can be met where the point overflows.
+    const Vec3<T> point = ray.origin + t * ray.direction;
+    if (!isFinite(point)) return std::nullopt;
+    return TriangleHit<T>{t,
+                          smallDeterminant ? weightB / determinant : weightB * inverseDeterminant,
+                          smallDeterminant ? weightC / determinant : weightC * inverseDeterminant,
+                          point,
+                          unitVector(frame.normal),
+                          determinant > T(0)};
+}
+
+// planeHit for a triangle whose frame is decided on its edges scaled (triangleFrame's rare path).
+template <class T> [[gnu::noinline, gnu::cold]] std::optional<TriangleHit<T>> scaledTriangleHit(
+    const WatertightRay<T>& ray, const Triangle<T>& triangle, T weightB, T weightC, T determinant) {
+    return planeHit(ray, triangle, triangleFrame(triangle), weightB, weightC, determinant);
+}
+
 }  // namespace detail
 
 // The ray prepared for many triangle tests: the direction's dominant axis kz, the other two kx and ky
@@ -209,28 +246,12 @@ std::optional<TriangleHit<T>> intersectRayTriangle(const WatertightRay<T>& ray, 
     // The line crosses the triangle (this path is off the many misses of a mesh ray cast). t comes from
     // the plane through the accurate normal rather than from interpolating the sheared vertices' depths
     // with the weights: those lose accuracy on thin triangles, the plane does not.
-    const TriangleFrame<T> frame = triangleFrame(triangle);
-    if (frame.degenerate) return std::nullopt;  // a vertex not finite is degenerate too
-    const Vec3<T> toCorner = detail::vertexOf(triangle, frame.corner) - ray.origin;
-    const T approach = glm::dot(frame.normal, ray.direction);
-    const T height = glm::dot(frame.normal, toCorner);
-    const T t = height / approach;
-    // An approach that overflowed (a long ray) would make t 0 whatever the height.
-    if (!(std::isfinite(t) && std::isfinite(approach) && t >= T(0) && t <= ray.maxT)) return std::nullopt;
-    if (detail::liesInPlane(frame, approach, height, ray, toCorner)) return std::nullopt;
-    const T inverseDeterminant = T(1) / determinant;
-    // A determinant whose reciprocal overflows (a triangle whose sheared products are subnormal): the
-    // weights divided by it instead, each quotient at most 1.
-    const bool smallDeterminant = !std::isfinite(inverseDeterminant);
-    // A triangle reaching to the largest value can be met where the point overflows.
-    const Vec3<T> point = ray.origin + t * ray.direction;
-    if (!isFinite(point)) return std::nullopt;
-    return TriangleHit<T>{t,
-                          smallDeterminant ? weightB / determinant : weightB * inverseDeterminant,
-                          smallDeterminant ? weightC / determinant : weightC * inverseDeterminant,
-                          point,
-                          unitVector(frame.normal),
-                          determinant > T(0)};
+    const TriangleFrame<T> frame = faceFrame(triangle);
+    // A triangle too small or large for its squares decided on its edges scaled, out of line (its frame
+    // returned from a call would pass through memory on the common path too).
+    if (frame.scaled) [[unlikely]]
+        return detail::scaledTriangleHit(ray, triangle, weightB, weightC, determinant);
+    return detail::planeHit(ray, triangle, frame, weightB, weightC, determinant);
 }
 
 // intersectRayTriangle for an unprepared ray, the same answers; a ray isValidRay rejects (a NaN or an
