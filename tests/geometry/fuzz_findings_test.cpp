@@ -11,6 +11,7 @@
 #include "analytic/geometry/box_triangle.hpp"
 #include "analytic/geometry/capsule_contact.hpp"
 #include "analytic/geometry/closest_point.hpp"
+#include "analytic/geometry/first_hit.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/geometry/ray_capsule.hpp"
@@ -21,6 +22,9 @@
 #include "analytic/geometry/ray_sphere.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
 #include "analytic/geometry/sphere_sweep.hpp"
+#include "analytic/geometry/support.hpp"
+#include "analytic/geometry/triangle.hpp"
+#include "support/test_support.hpp"
 
 namespace analytic {
 namespace {
@@ -453,6 +457,38 @@ TEST(FuzzFindings, CapsuleWithAnAxisTooShortForEdgeAxesHasAUnitNormal) {
     const auto contact = capsuleObbContact(capsule, box, 6.5);
     ASSERT_TRUE(contact);
     EXPECT_NEAR(glm::length(contact->normal), 1.0, 1e-12);
+}
+
+// Found while writing the contracts; in both scalars.
+template <class T> class ContractFindings : public ::testing::Test {};
+TYPED_TEST_SUITE(ContractFindings, test::Scalars);
+
+template <class T> bool allFinite(const Vec3<T>& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// The half-space x >= -1 has no exit along +x: the line's exit at t = +infinity is no surface, and a ray
+// that never leaves reports nothing under HitExit, nor a crossing where it would leave.
+TYPED_TEST(ContractFindings, UnboundedSolidIsNotLeftAtInfinity) {
+    using T = TypeParam;
+    const std::vector<Plane<T>> planes{{{-1, 0, 0}, 1}};
+    const RayPath<T> ray{{0, 0, 0}, {1, 0, 0}, std::numeric_limits<T>::infinity()};
+    const auto crossing = intersectRayConvexPlanes(ray, std::span<const Plane<T>>(planes));
+    ASSERT_TRUE(crossing);
+    ASSERT_TRUE(crossing->originInside);
+    EXPECT_FALSE(firstHit(crossing, ray, StartInside::HitExit));
+    EXPECT_EQ(surfaceCrossings(crossing, ray).count, 0);
+    // Going the other way it leaves through the plane at t = 1: reported by both.
+    const RayPath<T> back{{0, 0, 0}, {-1, 0, 0}, std::numeric_limits<T>::infinity()};
+    const auto leaving = firstHit(intersectRayConvexPlanes(back, std::span<const Plane<T>>(planes)), back,
+                                  StartInside::HitExit);
+    ASSERT_TRUE(leaving);
+    EXPECT_EQ(leaving->t, T(1));
+    const auto crossings =
+        surfaceCrossings(intersectRayConvexPlanes(back, std::span<const Plane<T>>(planes)), back);
+    ASSERT_EQ(crossings.count, 1);
+    EXPECT_FALSE(crossings.entering[0]);
+    EXPECT_EQ(crossings.hits[0].t, T(1));
 }
 
 }  // namespace
