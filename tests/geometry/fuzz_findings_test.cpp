@@ -491,5 +491,35 @@ TYPED_TEST(ContractFindings, UnboundedSolidIsNotLeftAtInfinity) {
     EXPECT_EQ(crossings.hits[0].t, T(1));
 }
 
+// A finite direction whose product with the radii overflows: only its direction matters.
+TYPED_TEST(ContractFindings, EllipsoidSupportAlongAHugeDirectionIsFinite) {
+    using T = TypeParam;
+    const T huge = std::numeric_limits<T>::max() * T(0.75);
+    const Vec3<T> radii{2, 1, 1};
+    const EllipsoidSupport<T> support = ellipsoidSupport(radii, Vec3<T>{huge, huge, 0});
+    ASSERT_TRUE(allFinite(support.point));
+    // Exact: along (1, 1, 0) the point is radii^2 d / |radii d| = (4, 1, 0) / sqrt(5); the reach,
+    // |radii * direction| = sqrt(5) huge, is beyond the scalar's range.
+    const test::Real root5 = std::sqrt(test::Real(5));
+    EXPECT_NEAR(double(support.point.x), double(4 / root5), 4e-7);
+    EXPECT_NEAR(double(support.point.y), double(1 / root5), 4e-7);
+    EXPECT_EQ(support.point.z, T(0));
+    EXPECT_EQ(support.reach, std::numeric_limits<T>::infinity());
+    // A direction as huge whose reach fits: the same point, the reach |radii * direction| exactly.
+    const EllipsoidSupport<T> fits = ellipsoidSupport(Vec3<T>{T(0.25), 1, 1}, Vec3<T>{huge, 0, 0});
+    EXPECT_EQ(fits.point, (Vec3<T>{T(0.25), 0, 0}));
+    EXPECT_EQ(fits.reach, huge / 4);
+    // The smallest directions too: radii * direction underflows to zero here.
+    const T tiny = std::numeric_limits<T>::denorm_min();
+    const Vec3<T> flat{T(0.5), T(0.25), 1};
+    const EllipsoidSupport<T> small = ellipsoidSupport(flat, Vec3<T>{tiny, tiny, 0});
+    ASSERT_NE(small.point, Vec3<T>(0));
+    const test::Real x = test::Real(small.point.x) / 0.5L, y = test::Real(small.point.y) / 0.25L;
+    EXPECT_NEAR(double(x * x + y * y), 1.0, 1e-6);
+    // Exact: radii^2 d / |radii d| = (0.25, 0.0625, 0) / sqrt(0.3125).
+    EXPECT_NEAR(double(small.point.x), double(0.25L / std::sqrt(0.3125L)), 1e-6);
+    EXPECT_GT(small.reach, T(0));
+}
+
 }  // namespace
 }  // namespace analytic
