@@ -521,5 +521,20 @@ TYPED_TEST(ContractFindings, EllipsoidSupportAlongAHugeDirectionIsFinite) {
     EXPECT_GT(small.reach, T(0));
 }
 
+// A negative target radius is an invalid size even while the grown radius is positive.
+TYPED_TEST(ContractFindings, SweepRejectsANegativeTargetRadius) {
+    using T = TypeParam;
+    const RayPath<T> path{{-5, 0, 0}, {1, 0, 0}, 10};
+    EXPECT_FALSE(sweepSphereSphere(path, T(1), Sphere<T>{{0, 0, 0}, T(-0.5)}));
+    EXPECT_FALSE(sweepSphereCapsule(path, T(1), Capsule<T>{{0, -1, 0}, {0, 1, 0}, T(-0.5)}));
+    EXPECT_FALSE(
+        sweepSphereSphere(RayPath<T>{{0.25, 0, 0}, {0, 0, 0}, 10}, T(1), Sphere<T>{{0, 0, 0}, T(-0.5)}));
+    // The same with radius 0.5 is hit where the grown sphere begins.
+    const auto hit = sweepSphereSphere(path, T(1), Sphere<T>{{0, 0, 0}, T(0.5)});
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->t, T(3.5));
+    EXPECT_TRUE(sweepSphereCapsule(path, T(1), Capsule<T>{{0, -1, 0}, {0, 1, 0}, T(0.5)}));
+}
+
 }  // namespace
 }  // namespace analytic

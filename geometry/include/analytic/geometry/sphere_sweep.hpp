@@ -238,13 +238,12 @@ std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const RayPath<T>& path, T 
 // (sphereSphereContact): the target's point nearest the centre, the normal from it toward the centre
 // (+x for coincident centres). A zero direction is a static overlap query: t = 0 when touching, else
 // std::nullopt. Radius 0 is the ray's first hit.
-// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius,
-// a NaN or infinite target, and a contact beyond the range of T give std::nullopt. A negative
-// target.radius is not checked: while target.radius + radius > 0 the path is swept against the sphere of
-// that radius and meaningless hits are reported (their point past the target's centre); a zero direction
-// then gets std::nullopt.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius
+// or target.radius (whatever their sum), a NaN or infinite target, and a contact beyond the range of T
+// give std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayPath<T>& path, T radius,
                                                                       const Sphere<T>& target) {
+    if (!(target.radius >= T(0))) return std::nullopt;  // a negative size, not a smaller grown one
     return detail::sphere_sweep::sweepIntoGrownSolid(
         path, radius,
         [&] {
@@ -267,12 +266,12 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayP
 // Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
 // and the static contact (sphereCapsuleContact: a centre on the axis is pushed out perpendicular to it).
 // A zero direction is a static overlap query: t = 0 when touching, else std::nullopt.
-// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius,
-// a NaN or infinite target, and a contact beyond the range of T give std::nullopt. A negative
-// target.radius is not checked, as for sweepSphereSphere: while target.radius + radius > 0 the path is
-// swept against the capsule of that radius and meaningless hits are reported.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius
+// or target.radius (whatever their sum), a NaN or infinite target, and a contact beyond the range of T
+// give std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereCapsule(const RayPath<T>& path, T radius,
                                                                        const Capsule<T>& target) {
+    if (!(target.radius >= T(0))) return std::nullopt;  // a negative size, not a smaller grown one
     return detail::sphere_sweep::sweepIntoGrownSolid(
         path, radius,
         [&] {
