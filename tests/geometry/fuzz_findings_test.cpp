@@ -536,5 +536,39 @@ TYPED_TEST(ContractFindings, SweepRejectsANegativeTargetRadius) {
     EXPECT_TRUE(sweepSphereCapsule(path, T(1), Capsule<T>{{0, -1, 0}, {0, 1, 0}, T(0.5)}));
 }
 
+// Input intersectRayPlane rejects gives bounds no segment meets, never NaN.
+TYPED_TEST(ContractFindings, BoundsOfRejectedPlanesAreEmpty) {
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    const auto isEmpty = [](const Aabb<T>& box) {
+        bool emptyAxis = false;
+        for (int axis = 0; axis < 3; ++axis) {
+            EXPECT_FALSE(std::isnan(box.min[axis]) || std::isnan(box.max[axis]));
+            emptyAxis = emptyAxis || box.min[axis] > box.max[axis];
+        }
+        return emptyAxis;
+    };
+    const RayPath<T> ray{{0, 0, -3}, {0, 0, 6}, 1};
+    for (const T offset : {nan, inf, -inf}) {
+        const Plane<T> plane{{0, 0, 1}, offset};
+        EXPECT_FALSE(intersectRayPlane(ray, plane));
+        EXPECT_TRUE(isEmpty(boundsOfRayPlaneHits(plane)));
+    }
+    const Plane<T> plane{{0, 0, 1}, 1};
+    for (const T tolerance : {T(-1e-3), nan, inf}) {
+        EXPECT_FALSE(intersectRayPlane(ray, plane, tolerance));
+        EXPECT_TRUE(isEmpty(boundsOfRayPlaneHits(plane, tolerance)));
+    }
+    for (const Vec3<T>& normal : {Vec3<T>{nan, 0, 1}, Vec3<T>{0, 0, 2}}) {
+        EXPECT_FALSE(intersectRayPlane(ray, Plane<T>{normal, 1}));
+        EXPECT_TRUE(isEmpty(boundsOfRayPlaneHits(Plane<T>{normal, 1})));
+    }
+    // A valid plane still gets its slab, around z = 1.
+    const Aabb<T> slab = boundsOfRayPlaneHits(plane);
+    EXPECT_LE(slab.min.z, T(1));
+    EXPECT_GE(slab.max.z, T(1));
+    EXPECT_EQ(slab.min.x, -inf);
+}
+
 }  // namespace
 }  // namespace analytic
