@@ -570,5 +570,42 @@ TYPED_TEST(ContractFindings, BoundsOfRejectedPlanesAreEmpty) {
     EXPECT_EQ(slab.min.x, -inf);
 }
 
+// A degenerate triangle (a needle) overlapped by a sphere at rest: the contact at t = 0 the moving sphere
+// gets, at its edges' point nearest the centre.
+TYPED_TEST(ContractFindings, StaticSphereOverlappingANeedleTouchesItsEdges) {
+    using T = TypeParam;
+    const Triangle<T> needle{{0, 0, 0}, {1, 0, 0}, {T(0.5), T(1e-20), 0}};
+    ASSERT_TRUE(triangleFrame(needle).degenerate);
+    const Vec3<T> centre{T(0.5), 0, T(0.5)};
+    const auto moving = sweepSphereTriangle(RayPath<T>{centre, {0, 0, -1}, 1}, T(1), needle);
+    const auto resting = sweepSphereTriangle(RayPath<T>{centre, Vec3<T>(0), 1}, T(1), needle);
+    ASSERT_TRUE(moving);
+    ASSERT_TRUE(resting);
+    EXPECT_EQ(resting->t, T(0));
+    EXPECT_TRUE(resting->startsInContact);
+    EXPECT_NEAR(double(resting->point.x), 0.5, 1e-6);
+    EXPECT_NEAR(double(resting->point.y), 0.0, 1e-6);
+    EXPECT_NEAR(double(resting->point.z), 0.0, 1e-6);
+    EXPECT_NEAR(double(resting->normal.z), 1.0, 1e-6);
+    EXPECT_NEAR(double(glm::length(resting->point - moving->point)), 0.0, 1e-6);
+    EXPECT_NEAR(double(glm::dot(resting->normal, moving->normal)), 1.0, 1e-6);
+    // Out of reach: nothing.
+    EXPECT_FALSE(sweepSphereTriangle(RayPath<T>{{T(0.5), 0, 2}, Vec3<T>(0), 1}, T(1), needle));
+    // A centre on the segment: the contact there, a unit normal perpendicular to the segment.
+    const auto onIt = sweepSphereTriangle(RayPath<T>{{T(0.25), 0, 0}, Vec3<T>(0), 1}, T(1), needle);
+    ASSERT_TRUE(onIt);
+    EXPECT_TRUE(onIt->startsInContact);
+    EXPECT_NEAR(double(glm::length(onIt->normal)), 1.0, 1e-6);
+    EXPECT_NEAR(double(onIt->normal.x), 0.0, 1e-6);
+    EXPECT_NEAR(double(onIt->point.x), 0.25, 1e-6);
+    // A point triangle, and culling: one-sided, a degenerate triangle is still passed through.
+    const Triangle<T> point{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    const auto atPoint = sweepSphereTriangle(RayPath<T>{{1, 1, T(1.5)}, Vec3<T>(0), 1}, T(1), point);
+    ASSERT_TRUE(atPoint);
+    EXPECT_NEAR(double(atPoint->normal.z), 1.0, 1e-6);
+    EXPECT_FALSE(
+        sweepSphereTriangle(RayPath<T>{centre, Vec3<T>(0), 1}, T(1), needle, FaceCulling::BackFaces));
+}
+
 }  // namespace
 }  // namespace analytic
