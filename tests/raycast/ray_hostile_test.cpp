@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "analytic/ellipsoid_shape.hpp"
@@ -135,10 +136,18 @@ private:
                 shape = &scene_.makeShape<btConeShape>(value(0.2, 2), value(0.2, 3));
                 sane = false;
                 break;
-            case 5:
-                shape = &scene_.makeShape<EllipsoidShape>(sizes(0.2, 2, sane));
+            case 5: {
+                // Radii that are not finite sizes are refused: then an ellipsoid of valid ones.
+                const btVector3 radii = sizes(0.2, 2, sane);
+                if (isFiniteVector(radii) && radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0) {
+                    shape = &scene_.makeShape<EllipsoidShape>(radii);
+                } else {
+                    EXPECT_THROW(EllipsoidShape{radii}, std::invalid_argument);
+                    shape = &scene_.makeShape<EllipsoidShape>(btVector3(1, 2, 1));
+                }
                 sane = false;
                 break;
+            }
             case 6: {
                 auto& hull = scene_.makeShape<btConvexHullShape>();
                 for (int p = 0; p < 12; ++p)
