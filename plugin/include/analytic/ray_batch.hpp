@@ -102,8 +102,8 @@ struct BatchOptions {
 //   from -> to. Each ray hits only the objects its group and mask accept (Bullet's default
 //   needsCollision) other than its ignore.
 // - Range: hits[i] is the hit a btCollisionWorld::ClosestRayResultCallback with that filter gets from
-//   analytic::rayTest (the same object and fraction): fraction in [0, 1], point = from + fraction
-//   (to - from) as Bullet interpolates it, a finite unit normal in world space, partId and index as
+//   analytic::rayTest (the same object and fraction): fraction in [0, 1] (+0, never -0), point = from +
+//   fraction (to - from) as Bullet interpolates it, a finite unit normal in world space, partId and index as
 //   RayHit says. Bit for bit the same whatever the number of threads.
 // - Miss: hits[i] = RayHit{}: object null, fraction 1, point and normal zero, partId and index -1.
 // - Start inside / on the surface: as rayTest: a ray starting inside a solid the core models hits it at
