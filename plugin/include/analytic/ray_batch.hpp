@@ -132,16 +132,19 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
 class AllRayHits {
 public:
     // The hits of rays[ray], nearest first (equal fractions in the order found), each a RayHit as
-    // rayTestBatch would give it; empty for a ray that hit nothing. ray must be below rayCount(): it is
-    // not checked, and any other index (any at all before a first batch) is undefined. The span is valid
-    // until this object is given to another batch or destroyed.
+    // rayTestBatch would give it; empty for a ray that hit nothing. The span is valid until this object
+    // is given to another batch or destroyed. Misuse: ray not below rayCount() (any ray before a first
+    // batch) throws std::out_of_range, its message naming the index and the count.
     std::span<const RayHit> hitsOf(std::size_t ray) const {
+        if (ray >= rayCount()) [[unlikely]]
+            throwRayOutOfRange(ray);
         return std::span<const RayHit>(hits_).subspan(firstHit_[ray], firstHit_[ray + 1] - firstHit_[ray]);
     }
     // The number of rays of the last batch given this object; 0 before the first.
     std::size_t rayCount() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
 
 private:
+    [[noreturn]] void throwRayOutOfRange(std::size_t ray) const;
     friend void rayTestBatchAllHits(const btCollisionWorld&, std::span<const Ray>, AllRayHits&, BatchOptions);
     std::vector<RayHit> hits_;
     std::vector<std::size_t> firstHit_;  // rays + 1 offsets into hits_
