@@ -2,6 +2,8 @@
 #include "analytic/ellipsoid_shape.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 #include "analytic/geometry/support.hpp"
 
@@ -15,9 +17,21 @@ btVector3 supportPoint(const btVector3& radii, const btVector3& direction) {
 
 btScalar smallestComponent(const btVector3& v) { return std::min({v.x(), v.y(), v.z()}); }
 
+bool allFinite(const btVector3& v) {
+    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
+// The radii, checked: NaN, infinite or negative ones are no size, refused rather than turned into NaN
+// support points and boxes.
+btVector3 validRadii(const btVector3& radii) {
+    if (!allFinite(radii) || !(smallestComponent(radii) >= 0))
+        throw std::invalid_argument("analytic::EllipsoidShape: radii must be finite and >= 0");
+    return radii.absolute();  // -0 as 0
+}
+
 }  // namespace
 
-EllipsoidShape::EllipsoidShape(const btVector3& radii) : unscaledRadii_(radii.absolute()) {
+EllipsoidShape::EllipsoidShape(const btVector3& radii) : unscaledRadii_(validRadii(radii)) {
     m_shapeType = CUSTOM_CONVEX_SHAPE_TYPE;
     m_collisionMargin = 0;
     updateCore();
@@ -57,11 +71,14 @@ void EllipsoidShape::calculateLocalInertia(btScalar mass, btVector3& inertia) co
 }
 
 void EllipsoidShape::setLocalScaling(const btVector3& scaling) {
+    // Ignored rather than kept: NaN or infinite radii would make every support point and box so.
+    if (!allFinite(scaling) || !allFinite(unscaledRadii_ * scaling.absolute())) return;
     btConvexInternalShape::setLocalScaling(scaling);
     updateCore();
 }
 
 void EllipsoidShape::setMargin(btScalar margin) {
+    if (std::isnan(margin)) return;  // std::clamp would keep it
     m_collisionMargin = margin;
     updateCore();
 }

@@ -5,17 +5,31 @@
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 
+#include <stdexcept>
+
 #include "narrowphase/box_mesh.hpp"
 #include "narrowphase/capsule_mesh.hpp"
 #include "narrowphase/kernels.hpp"
 #include "narrowphase/sphere_mesh.hpp"
 
 namespace analytic {
+namespace {
+
+// The tables the plugin installs in are btCollisionDispatcher's: any other btDispatcher has none.
+btCollisionDispatcher& collisionDispatcherOf(btCollisionWorld& world) {
+    auto* dispatcher = dynamic_cast<btCollisionDispatcher*>(world.getDispatcher());
+    if (!dispatcher)
+        throw std::invalid_argument(
+            "analytic::Plugin: the world's dispatcher is not a btCollisionDispatcher");
+    return *dispatcher;
+}
+
+}  // namespace
 
 Plugin::Plugin(btCollisionDispatcher& dispatcher, PairSet pairs) : dispatcher_(dispatcher) { install(pairs); }
 
 Plugin::Plugin(btCollisionWorld& world, PairSet pairs)
-    : dispatcher_(static_cast<btCollisionDispatcher&>(*world.getDispatcher())), world_(&world) {
+    : dispatcher_(collisionDispatcherOf(world)), world_(&world) {
     install(pairs);
     refreshCachedAlgorithms(world);
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,11 @@ unsigned threadsOf(const BatchOptions& options) {
 }
 
 }  // namespace
+
+void AllRayHits::throwRayOutOfRange(std::size_t ray) const {
+    throw std::out_of_range("analytic::AllRayHits::hitsOf: ray " + std::to_string(ray) +
+                            " is not below the ray count " + std::to_string(rayCount()));
+}
 
 BatchCache::BatchCache() : kept_(std::make_unique<Kept>()) {}
 BatchCache::~BatchCache() = default;

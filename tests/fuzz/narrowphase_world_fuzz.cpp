@@ -12,9 +12,11 @@
 #include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "analytic/ellipsoid_shape.hpp"
@@ -86,6 +88,21 @@ btTransform transform(Input& in, bool& sane) {
     return btTransform(basis, origin);
 }
 
+// EllipsoidShape refuses radii that are not finite sizes (std::invalid_argument): checked, and then a
+// valid ellipsoid stands in.
+EllipsoidShape* ellipsoidOrStandIn(const btVector3& radii) {
+    try {
+        auto* shape = new EllipsoidShape(radii);
+        FUZZ_CHECK(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
+                   radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0);
+        return shape;
+    } catch (const std::invalid_argument&) {
+        FUZZ_CHECK(!(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
+                     radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0));
+        return new EllipsoidShape(btVector3(1, Scalar(0.5), Scalar(0.25)));
+    }
+}
+
 btCollisionShape* body(Input& in, bool& sane, Scalar& extent) {
     switch (in.below(6)) {
         case 0: {
@@ -111,7 +128,7 @@ btCollisionShape* body(Input& in, bool& sane, Scalar& extent) {
         default: {
             const btVector3 radii(size(in, sane), size(in, sane), size(in, sane));
             extent = radii.length();
-            return new EllipsoidShape(radii);
+            return ellipsoidOrStandIn(radii);
         }
     }
 }

@@ -241,6 +241,12 @@ template <class T> void run(Input& in) {
                 const auto first = firstHit(crossing, ray, StartInside::HitAtOrigin);
                 FUZZ_CHECK(first && first->t >= T(0) && first->t <= ray.maxT && finite(first->point));
                 if (sane) FUZZ_CHECK(isUnit(first->normal));
+                // Never leaving through an end at infinity: no exit there, and no crossing.
+                const auto exit = firstHit(crossing, ray, StartInside::HitExit);
+                FUZZ_CHECK(!exit || (finite(exit->t) && finite(exit->point)));
+                const SurfaceCrossings<T, 3> crossings = surfaceCrossings(crossing, ray);
+                for (int i = 0; i < crossings.count; ++i)
+                    FUZZ_CHECK(finite(crossings.hits[i].t) && finite(crossings.hits[i].point));
                 break;
             }
             // Documented: no hit where a plane's crossing leaves the scalar's range (a line all but

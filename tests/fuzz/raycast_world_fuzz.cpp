@@ -13,9 +13,11 @@
 #include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "analytic/ellipsoid_shape.hpp"
@@ -104,6 +106,21 @@ btTriangleIndexVertexArray* gridMesh(Input& in, Scene& scene) {
     return scene.meshData.back().get();
 }
 
+// EllipsoidShape refuses radii that are not finite sizes (std::invalid_argument): checked, and then a
+// valid ellipsoid stands in.
+EllipsoidShape* ellipsoidOrStandIn(const btVector3& radii) {
+    try {
+        auto* shape = new EllipsoidShape(radii);
+        FUZZ_CHECK(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
+                   radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0);
+        return shape;
+    } catch (const std::invalid_argument&) {
+        FUZZ_CHECK(!(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
+                     radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0));
+        return new EllipsoidShape(btVector3(1, Scalar(0.5), Scalar(0.25)));
+    }
+}
+
 btCollisionShape* shape(Input& in, Scene& scene, bool& sane, int& kind) {
     kind = in.below(14);
     switch (kind) {
@@ -171,7 +188,7 @@ btCollisionShape* shape(Input& in, Scene& scene, bool& sane, int& kind) {
         }
         case 11:
             return scene.keep(
-                new EllipsoidShape(bullet(Vec3<Scalar>(size(in, sane), size(in, sane), size(in, sane)))));
+                ellipsoidOrStandIn(bullet(Vec3<Scalar>(size(in, sane), size(in, sane), size(in, sane)))));
         case 12:
             return scene.keep(new btTriangleShape(bullet(vector(in, sane, 2)), bullet(vector(in, sane, 2)),
                                                   bullet(vector(in, sane, 2))));

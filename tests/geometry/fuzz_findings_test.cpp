@@ -11,6 +11,7 @@
 #include "analytic/geometry/box_triangle.hpp"
 #include "analytic/geometry/capsule_contact.hpp"
 #include "analytic/geometry/closest_point.hpp"
+#include "analytic/geometry/first_hit.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/geometry/ray_capsule.hpp"
@@ -21,6 +22,9 @@
 #include "analytic/geometry/ray_sphere.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
 #include "analytic/geometry/sphere_sweep.hpp"
+#include "analytic/geometry/support.hpp"
+#include "analytic/geometry/triangle.hpp"
+#include "support/test_support.hpp"
 
 namespace analytic {
 namespace {
@@ -469,6 +473,154 @@ TEST(FuzzFindings, SphereTangentToAFaceAtItsStartTouchesItThere) {
     EXPECT_TRUE(hit->startsInContact);
     EXPECT_LT(glm::length(hit->point - Vec3<float>(0, 0.125f, -8)), 1e-5f);
     EXPECT_EQ(hit->normal, Vec3<float>(0, 0, 1));
+}
+
+// Found while writing the contracts; in both scalars.
+template <class T> class ContractFindings : public ::testing::Test {};
+TYPED_TEST_SUITE(ContractFindings, test::Scalars);
+
+template <class T> bool allFinite(const Vec3<T>& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// The half-space x >= -1 has no exit along +x: the line's exit at t = +infinity is no surface, and a ray
+// that never leaves reports nothing under HitExit, nor a crossing where it would leave.
+TYPED_TEST(ContractFindings, UnboundedSolidIsNotLeftAtInfinity) {
+    using T = TypeParam;
+    const std::vector<Plane<T>> planes{{{-1, 0, 0}, 1}};
+    const RayPath<T> ray{{0, 0, 0}, {1, 0, 0}, std::numeric_limits<T>::infinity()};
+    const auto crossing = intersectRayConvexPlanes(ray, std::span<const Plane<T>>(planes));
+    ASSERT_TRUE(crossing);
+    ASSERT_TRUE(crossing->originInside);
+    EXPECT_FALSE(firstHit(crossing, ray, StartInside::HitExit));
+    EXPECT_EQ(surfaceCrossings(crossing, ray).count, 0);
+    // Going the other way it leaves through the plane at t = 1: reported by both.
+    const RayPath<T> back{{0, 0, 0}, {-1, 0, 0}, std::numeric_limits<T>::infinity()};
+    const auto leaving = firstHit(intersectRayConvexPlanes(back, std::span<const Plane<T>>(planes)), back,
+                                  StartInside::HitExit);
+    ASSERT_TRUE(leaving);
+    EXPECT_EQ(leaving->t, T(1));
+    const auto crossings =
+        surfaceCrossings(intersectRayConvexPlanes(back, std::span<const Plane<T>>(planes)), back);
+    ASSERT_EQ(crossings.count, 1);
+    EXPECT_FALSE(crossings.entering[0]);
+    EXPECT_EQ(crossings.hits[0].t, T(1));
+}
+
+// A finite direction whose product with the radii overflows: only its direction matters.
+TYPED_TEST(ContractFindings, EllipsoidSupportAlongAHugeDirectionIsFinite) {
+    using T = TypeParam;
+    const T huge = std::numeric_limits<T>::max() * T(0.75);
+    const Vec3<T> radii{2, 1, 1};
+    const EllipsoidSupport<T> support = ellipsoidSupport(radii, Vec3<T>{huge, huge, 0});
+    ASSERT_TRUE(allFinite(support.point));
+    // Exact: along (1, 1, 0) the point is radii^2 d / |radii d| = (4, 1, 0) / sqrt(5); the reach,
+    // |radii * direction| = sqrt(5) huge, is beyond the scalar's range.
+    const test::Real root5 = std::sqrt(test::Real(5));
+    EXPECT_NEAR(double(support.point.x), double(4 / root5), 4e-7);
+    EXPECT_NEAR(double(support.point.y), double(1 / root5), 4e-7);
+    EXPECT_EQ(support.point.z, T(0));
+    EXPECT_EQ(support.reach, std::numeric_limits<T>::infinity());
+    // A direction as huge whose reach fits: the same point, the reach |radii * direction| exactly.
+    const EllipsoidSupport<T> fits = ellipsoidSupport(Vec3<T>{T(0.25), 1, 1}, Vec3<T>{huge, 0, 0});
+    EXPECT_EQ(fits.point, (Vec3<T>{T(0.25), 0, 0}));
+    EXPECT_EQ(fits.reach, huge / 4);
+    // The smallest directions too: radii * direction underflows to zero here.
+    const T tiny = std::numeric_limits<T>::denorm_min();
+    const Vec3<T> flat{T(0.5), T(0.25), 1};
+    const EllipsoidSupport<T> small = ellipsoidSupport(flat, Vec3<T>{tiny, tiny, 0});
+    ASSERT_NE(small.point, Vec3<T>(0));
+    const test::Real x = test::Real(small.point.x) / 0.5L, y = test::Real(small.point.y) / 0.25L;
+    EXPECT_NEAR(double(x * x + y * y), 1.0, 1e-6);
+    // Exact: radii^2 d / |radii d| = (0.25, 0.0625, 0) / sqrt(0.3125).
+    EXPECT_NEAR(double(small.point.x), double(0.25L / std::sqrt(0.3125L)), 1e-6);
+    EXPECT_GT(small.reach, T(0));
+}
+
+// A negative target radius is an invalid size even while the grown radius is positive.
+TYPED_TEST(ContractFindings, SweepRejectsANegativeTargetRadius) {
+    using T = TypeParam;
+    const RayPath<T> path{{-5, 0, 0}, {1, 0, 0}, 10};
+    EXPECT_FALSE(sweepSphereSphere(path, T(1), Sphere<T>{{0, 0, 0}, T(-0.5)}));
+    EXPECT_FALSE(sweepSphereCapsule(path, T(1), Capsule<T>{{0, -1, 0}, {0, 1, 0}, T(-0.5)}));
+    EXPECT_FALSE(
+        sweepSphereSphere(RayPath<T>{{0.25, 0, 0}, {0, 0, 0}, 10}, T(1), Sphere<T>{{0, 0, 0}, T(-0.5)}));
+    // The same with radius 0.5 is hit where the grown sphere begins.
+    const auto hit = sweepSphereSphere(path, T(1), Sphere<T>{{0, 0, 0}, T(0.5)});
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->t, T(3.5));
+    EXPECT_TRUE(sweepSphereCapsule(path, T(1), Capsule<T>{{0, -1, 0}, {0, 1, 0}, T(0.5)}));
+}
+
+// Input intersectRayPlane rejects gives bounds no segment meets, never NaN.
+TYPED_TEST(ContractFindings, BoundsOfRejectedPlanesAreEmpty) {
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    const auto isEmpty = [](const Aabb<T>& box) {
+        bool emptyAxis = false;
+        for (int axis = 0; axis < 3; ++axis) {
+            EXPECT_FALSE(std::isnan(box.min[axis]) || std::isnan(box.max[axis]));
+            emptyAxis = emptyAxis || box.min[axis] > box.max[axis];
+        }
+        return emptyAxis;
+    };
+    const RayPath<T> ray{{0, 0, -3}, {0, 0, 6}, 1};
+    for (const T offset : {nan, inf, -inf}) {
+        const Plane<T> plane{{0, 0, 1}, offset};
+        EXPECT_FALSE(intersectRayPlane(ray, plane));
+        EXPECT_TRUE(isEmpty(boundsOfRayPlaneHits(plane)));
+    }
+    const Plane<T> plane{{0, 0, 1}, 1};
+    for (const T tolerance : {T(-1e-3), nan, inf}) {
+        EXPECT_FALSE(intersectRayPlane(ray, plane, tolerance));
+        EXPECT_TRUE(isEmpty(boundsOfRayPlaneHits(plane, tolerance)));
+    }
+    for (const Vec3<T>& normal : {Vec3<T>{nan, 0, 1}, Vec3<T>{0, 0, 2}}) {
+        EXPECT_FALSE(intersectRayPlane(ray, Plane<T>{normal, 1}));
+        EXPECT_TRUE(isEmpty(boundsOfRayPlaneHits(Plane<T>{normal, 1})));
+    }
+    // A valid plane still gets its slab, around z = 1.
+    const Aabb<T> slab = boundsOfRayPlaneHits(plane);
+    EXPECT_LE(slab.min.z, T(1));
+    EXPECT_GE(slab.max.z, T(1));
+    EXPECT_EQ(slab.min.x, -inf);
+}
+
+// A degenerate triangle (a needle) overlapped by a sphere at rest: the contact at t = 0 the moving sphere
+// gets, at its edges' point nearest the centre.
+TYPED_TEST(ContractFindings, StaticSphereOverlappingANeedleTouchesItsEdges) {
+    using T = TypeParam;
+    const Triangle<T> needle{{0, 0, 0}, {1, 0, 0}, {T(0.5), T(1e-20), 0}};
+    ASSERT_TRUE(triangleFrame(needle).degenerate);
+    const Vec3<T> centre{T(0.5), 0, T(0.5)};
+    const auto moving = sweepSphereTriangle(RayPath<T>{centre, {0, 0, -1}, 1}, T(1), needle);
+    const auto resting = sweepSphereTriangle(RayPath<T>{centre, Vec3<T>(0), 1}, T(1), needle);
+    ASSERT_TRUE(moving);
+    ASSERT_TRUE(resting);
+    EXPECT_EQ(resting->t, T(0));
+    EXPECT_TRUE(resting->startsInContact);
+    EXPECT_NEAR(double(resting->point.x), 0.5, 1e-6);
+    EXPECT_NEAR(double(resting->point.y), 0.0, 1e-6);
+    EXPECT_NEAR(double(resting->point.z), 0.0, 1e-6);
+    EXPECT_NEAR(double(resting->normal.z), 1.0, 1e-6);
+    EXPECT_NEAR(double(glm::length(resting->point - moving->point)), 0.0, 1e-6);
+    EXPECT_NEAR(double(glm::dot(resting->normal, moving->normal)), 1.0, 1e-6);
+    // Out of reach: nothing.
+    EXPECT_FALSE(sweepSphereTriangle(RayPath<T>{{T(0.5), 0, 2}, Vec3<T>(0), 1}, T(1), needle));
+    // A centre on the segment: the contact there, a unit normal perpendicular to the segment.
+    const auto onIt = sweepSphereTriangle(RayPath<T>{{T(0.25), 0, 0}, Vec3<T>(0), 1}, T(1), needle);
+    ASSERT_TRUE(onIt);
+    EXPECT_TRUE(onIt->startsInContact);
+    EXPECT_NEAR(double(glm::length(onIt->normal)), 1.0, 1e-6);
+    EXPECT_NEAR(double(onIt->normal.x), 0.0, 1e-6);
+    EXPECT_NEAR(double(onIt->point.x), 0.25, 1e-6);
+    // A point triangle, and culling: one-sided, a degenerate triangle is still passed through.
+    const Triangle<T> point{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    const auto atPoint = sweepSphereTriangle(RayPath<T>{{1, 1, T(1.5)}, Vec3<T>(0), 1}, T(1), point);
+    ASSERT_TRUE(atPoint);
+    EXPECT_NEAR(double(atPoint->normal.z), 1.0, 1e-6);
+    EXPECT_FALSE(
+        sweepSphereTriangle(RayPath<T>{centre, Vec3<T>(0), 1}, T(1), needle, FaceCulling::BackFaces));
 }
 
 }  // namespace

@@ -432,8 +432,7 @@ TYPED_TEST(PlaneTests, BoundsOfRayPlaneHitsHoldEverySegmentHittingIt) {
     EXPECT_GT(hits, 15000);
     EXPECT_GT(hitsShortOfThePlane, 1000);
     for (const Plane<T>& unbounded :
-         {Plane<T>{glm::normalize(Vec3<T>(1, 2, 3)), T(5)}, Plane<T>{Vec3<T>(T(0.6), T(0.8), 0), T(-2)},
-          Plane<T>{Vec3<T>(std::numeric_limits<T>::quiet_NaN(), 1, 0), T(1)}}) {
+         {Plane<T>{glm::normalize(Vec3<T>(1, 2, 3)), T(5)}, Plane<T>{Vec3<T>(T(0.6), T(0.8), 0), T(-2)}}) {
         const Aabb<T> bounds = boundsOfRayPlaneHits(unbounded);
         EXPECT_EQ(bounds.min, Vec3<T>(-infinity));
         EXPECT_EQ(bounds.max, Vec3<T>(infinity));

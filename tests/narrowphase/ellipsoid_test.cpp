@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "analytic/geometry/plane_tests.hpp"
@@ -163,6 +164,39 @@ TEST(EllipsoidShape, AMarginKeepsTheShapeWithinTheStatedBound) {
     }
     std::printf("margin: largest excess over the ellipsoid %.2f of the bound\n", double(worstShare));
     EXPECT_GT(worstShare, 0.3);  // the bound is not loose by more than about 3x
+}
+
+// Misuse is told or ignored, never kept: radii that are not finite sizes are refused, and a NaN margin or
+// a scaling that is not finite (or that makes a radius overflow) leaves the shape as it was, so support
+// points and boxes stay finite.
+TEST(EllipsoidShape, HostileRadiiMarginsAndScalingsNeverMakeItNaN) {
+    const Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
+    const Scalar infinity = std::numeric_limits<Scalar>::infinity();
+    for (const btVector3& radii : {btVector3(nan, 1, 1), btVector3(1, infinity, 1),
+                                   btVector3(1, 1, -infinity), btVector3(1, Scalar(-0.5), 1)})
+        EXPECT_THROW(EllipsoidShape{radii}, std::invalid_argument);
+    EllipsoidShape shape(btVector3(1, Scalar(0.5), 2));
+    shape.setMargin(Scalar(0.1));
+    shape.setMargin(nan);
+    EXPECT_EQ(shape.getMargin(), Scalar(0.1));
+    const Scalar huge = std::numeric_limits<Scalar>::max() / Scalar(1.5);
+    for (const btVector3& scaling :
+         {btVector3(nan, 1, 1), btVector3(1, infinity, 1), btVector3(1, 1, huge)}) {
+        shape.setLocalScaling(scaling);
+        EXPECT_EQ(shape.getLocalScaling(), btVector3(1, 1, 1));
+        EXPECT_EQ(shape.getRadii(), btVector3(1, Scalar(0.5), 2));
+        EXPECT_EQ(shape.getMargin(), Scalar(0.1));
+    }
+    // A large scaling whose radii fit is taken.
+    shape.setLocalScaling(btVector3(1, 1, huge / 2));
+    EXPECT_EQ(shape.getRadii().z(), huge);
+    shape.setLocalScaling(btVector3(1, 1, 1));
+    const btVector3 support = shape.localGetSupportingVertex(btVector3(1, 1, 1));
+    EXPECT_TRUE(std::isfinite(support.x()) && std::isfinite(support.y()) && std::isfinite(support.z()));
+    btVector3 low, high;
+    shape.getAabb(btTransform::getIdentity(), low, high);
+    EXPECT_EQ(high, btVector3(1, Scalar(0.5), 2));
+    EXPECT_EQ(low, -high);
 }
 
 TEST(EllipsoidShape, TheMarginIsClampedToTheSmallestRadius) {

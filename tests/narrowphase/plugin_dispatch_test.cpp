@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,44 @@ TEST_F(PluginDispatch, APairSetReplacesOnlyItsPairs) {
 }
 
 // PairSet::all() is every value of the enumeration: a pair added to it is in the default set.
+// A dispatcher that is no btCollisionDispatcher: it has no tables to install in.
+class OtherDispatcher : public btDispatcher {
+public:
+    btCollisionAlgorithm* findAlgorithm(const btCollisionObjectWrapper*, const btCollisionObjectWrapper*,
+                                        btPersistentManifold*, ebtDispatcherQueryType) override {
+        return nullptr;
+    }
+    btPersistentManifold* getNewManifold(const btCollisionObject*, const btCollisionObject*) override {
+        return nullptr;
+    }
+    void releaseManifold(btPersistentManifold*) override {}
+    void clearManifold(btPersistentManifold*) override {}
+    bool needsCollision(const btCollisionObject*, const btCollisionObject*) override { return false; }
+    bool needsResponse(const btCollisionObject*, const btCollisionObject*) override { return false; }
+    void dispatchAllCollisionPairs(btOverlappingPairCache*, const btDispatcherInfo&, btDispatcher*) override {
+    }
+    int getNumManifolds() const override { return 0; }
+    btPersistentManifold* getManifoldByIndexInternal(int) override { return nullptr; }
+    btPersistentManifold** getInternalManifoldPointer() override { return nullptr; }
+    btPoolAllocator* getInternalManifoldPool() override { return nullptr; }
+    const btPoolAllocator* getInternalManifoldPool() const override { return nullptr; }
+    void* allocateCollisionAlgorithm(int) override { return nullptr; }
+    void freeCollisionAlgorithm(void*) override {}
+};
+
+TEST(PluginMisuse, AWorldWhoseDispatcherIsNotACollisionDispatcherIsRefused) {
+    OtherDispatcher dispatcher;
+    btDbvtBroadphase broadphase;
+    btDefaultCollisionConfiguration configuration;
+    btCollisionWorld world(&dispatcher, &broadphase, &configuration);
+    try {
+        const Plugin plugin(world);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_STREQ(error.what(), "analytic::Plugin: the world's dispatcher is not a btCollisionDispatcher");
+    }
+}
+
 TEST(PairSets, AllHoldsEveryPairAndNothingElse) {
     for (std::uint32_t index = 0; index < std::uint32_t(Pair::Count); ++index) {
         EXPECT_TRUE(PairSet::all().contains(Pair(index))) << index;

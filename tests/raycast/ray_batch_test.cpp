@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -614,6 +615,25 @@ TEST(RayBatch, InvalidInput) {
     rayTestBatch(scene.world(), rays, hits);
     for (const RayHit& hit : hits)
         EXPECT_EQ(hit.object, nullptr);
+}
+
+// An index past the rays is a clear error, before any batch as after one.
+TEST(RayBatch, HitsOfARayThatIsNotThereThrows) {
+    AllRayHits all;
+    EXPECT_THROW(all.hitsOf(0), std::out_of_range);
+    MixedWorld scene(46);
+    const std::vector<Ray> rays = scene.randomRays(5);
+    rayTestBatchAllHits(scene.world(), rays, all);
+    ASSERT_EQ(all.rayCount(), 5u);
+    EXPECT_NO_THROW(all.hitsOf(4));
+    try {
+        all.hitsOf(5);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::out_of_range& error) {
+        EXPECT_NE(std::string(error.what()).find("5"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("ray count"), std::string::npos) << error.what();
+    }
+    EXPECT_THROW(all.hitsOf(std::size_t(-1)), std::out_of_range);
 }
 
 }  // namespace

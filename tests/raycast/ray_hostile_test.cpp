@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "analytic/ellipsoid_shape.hpp"
@@ -135,10 +136,18 @@ private:
                 shape = &scene_.makeShape<btConeShape>(value(0.2, 2), value(0.2, 3));
                 sane = false;
                 break;
-            case 5:
-                shape = &scene_.makeShape<EllipsoidShape>(sizes(0.2, 2, sane));
+            case 5: {
+                // Radii that are not finite sizes are refused: then an ellipsoid of valid ones.
+                const btVector3 radii = sizes(0.2, 2, sane);
+                if (isFiniteVector(radii) && radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0) {
+                    shape = &scene_.makeShape<EllipsoidShape>(radii);
+                } else {
+                    EXPECT_THROW(EllipsoidShape{radii}, std::invalid_argument);
+                    shape = &scene_.makeShape<EllipsoidShape>(btVector3(1, 2, 1));
+                }
                 sane = false;
                 break;
+            }
             case 6: {
                 auto& hull = scene_.makeShape<btConvexHullShape>();
                 for (int p = 0; p < 12; ++p)
@@ -287,6 +296,33 @@ std::vector<Ray> hostileRays(HostileWorld& world) {
         }
     }
     return rays;
+}
+
+// Segments starting on a box's face, a flat mesh triangle and a heightfield, going in: a hit at fraction
+// +0 (the quotient (face - origin) / direction is -0 there), from rayTest and every batch.
+TEST(RayHostile, SegmentsStartingOnASurfaceHitAtPositiveZero) {
+    OwningWorld scene;
+    scene.add(scene.makeShape<btBoxShape>(btVector3(1, 1, 1)), btTransform::getIdentity());
+    GridMesh& mesh = scene.makeMesh();
+    mesh.addFlatGrid(2, 2, 1, btVector3(10, 0, 0));
+    scene.add(scene.makeShape<btBvhTriangleMeshShape>(&mesh.array(), true), btTransform::getIdentity());
+    std::vector<float>& heights = scene.makeHeights(25, 1);
+    scene.add(
+        scene.makeShape<btHeightfieldTerrainShape>(5, 5, heights.data(), btScalar(0), btScalar(2), 1, false),
+        translation(20, 0, 0));
+    scene.world().updateAabbs();
+    const std::vector<Ray> rays{
+        {btVector3(1, 0, 0), btVector3(-5, 0, 0)},
+        {btVector3(0, 1, btScalar(0.25)), btVector3(0, -5, btScalar(0.25))},
+        {btVector3(btScalar(10.5), 0, btScalar(0.75)), btVector3(btScalar(10.5), -5, btScalar(0.75))},
+        {btVector3(btScalar(20.5), 0, btScalar(0.25)), btVector3(btScalar(20.5), -5, btScalar(0.25))}};
+    const std::vector<ClosestHit> hits = expectBatchesAsRayTest(scene.world(), rays);
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        SCOPED_TRACE(::testing::Message() << "ray " << i);
+        ASSERT_NE(hits[i].object, nullptr);
+        EXPECT_EQ(hits[i].fraction, 0);
+        EXPECT_FALSE(std::signbit(hits[i].fraction));
+    }
 }
 
 TEST(RayHostile, RandomHostileWorldsAndRays) {

@@ -74,9 +74,10 @@ inline bool isFiniteVector(const btVector3& v) {
     return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
 }
 
-// A hit's fraction in [0, 1], its normal finite and of unit length.
+// A hit's fraction in [0, 1] (+0, never -0), its normal finite and of unit length.
 inline void expectValidHit(btScalar fraction, const btVector3& normal, const btVector3& point) {
     EXPECT_TRUE(fraction >= 0 && fraction <= 1) << "fraction " << fraction;
+    EXPECT_FALSE(std::signbit(fraction)) << "fraction -0";
     EXPECT_TRUE(isFiniteVector(normal)) << normal.x() << " " << normal.y() << " " << normal.z();
     EXPECT_NEAR(double(normal.length()), 1, 1e-4);
     EXPECT_TRUE(isFiniteVector(point));

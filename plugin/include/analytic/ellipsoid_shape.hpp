@@ -33,22 +33,22 @@ class EllipsoidShape : public btConvexInternalShape {
 public:
     BT_DECLARE_ALIGNED_ALLOCATOR();
 
-    // The ellipsoid with these semi-axes along local x, y and z, margin 0, local scaling 1. Negative
-    // radii count as their magnitude. Zero radii make a flat (or degenerate) ellipsoid, which GJK and the
-    // plane contact take as it is and rays never hit; NaN or infinite radii are kept as given: the core's
-    // queries (ray casts, the plane contact) then report nothing, and Bullet's GJK gets a NaN or infinite
-    // support point.
+    // The ellipsoid with these semi-axes along local x, y and z, margin 0, local scaling 1. Zero radii
+    // make a flat (or degenerate) ellipsoid, which GJK and the plane contact take as it is and rays never
+    // hit. Misuse: a NaN, infinite or negative radius throws std::invalid_argument("analytic::EllipsoidShape:
+    // radii must be finite and >= 0"): such radii are no size, and would make every support point and box
+    // NaN.
     explicit EllipsoidShape(const btVector3& radii);
 
-    // The semi-axes with local scaling applied: the ellipsoid in its local frame. Never negative (Bullet
-    // keeps the magnitude of a scaling); NaN where a radius or the scaling is.
+    // The semi-axes with local scaling applied: the ellipsoid in its local frame. Finite and never
+    // negative (Bullet keeps the magnitude of a scaling; setLocalScaling ignores one that would overflow).
     btVector3 getRadii() const { return unscaledRadii_ * m_localScaling; }
-    // The semi-axes as constructed, their magnitudes.
+    // The semi-axes as constructed.
     const btVector3& getUnscaledRadii() const { return unscaledRadii_; }
 
     // The core's support point in the local frame: the point of the ellipsoid with radii (scaled radii -
     // margin) farthest along direction. The direction need not be unit; a zero direction gives the
-    // centre (0, 0, 0); a NaN or infinite one gives NaN.
+    // centre (0, 0, 0); a NaN or infinite one gives NaN (Bullet's GJK never asks for one).
     btVector3 localGetSupportingVertexWithoutMargin(const btVector3& direction) const override;
     // localGetSupportingVertexWithoutMargin for each of count directions (unit or not) into
     // supportPoints[0, count); nothing for count <= 0.
@@ -71,11 +71,12 @@ public:
 
     // Bullet's local scaling (its magnitude, as Bullet keeps it), then the margin clamped as setMargin
     // says: a scaling that shrinks the smallest radius below the margin lowers the margin with it, and
-    // scaling back does not raise it again.
+    // scaling back does not raise it again. Misuse: a NaN or infinite scaling, or one that makes a scaled
+    // radius overflow, is ignored (the shape keeps its scaling), as Bullet's setters do not report errors.
     void setLocalScaling(const btVector3& scaling) override;
-    // Clamped to [0, smallest scaled radius]: a negative margin gives 0, a larger one the smallest radius
-    // (the core then flat on that axis). A NaN margin is kept as NaN (not clamped), and so makes the core
-    // radii and every support point and box NaN.
+    // Clamped to [0, smallest scaled radius]: a negative margin (-infinity too) gives 0, a larger one
+    // (+infinity too) the smallest radius (the core then flat on that axis). Misuse: a NaN margin is
+    // ignored (the shape keeps its margin).
     void setMargin(btScalar margin) override;
 
     // "Ellipsoid".

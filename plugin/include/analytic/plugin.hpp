@@ -96,8 +96,10 @@ class Plugin {
 public:
     // Installs the pairs in the dispatcher; the pairs that already exist keep their algorithms.
     explicit Plugin(btCollisionDispatcher& dispatcher, PairSet pairs = PairSet::all());
-    // Installs the pairs in the world's dispatcher, which must be a btCollisionDispatcher (or derived:
-    // another btDispatcher is undefined behaviour), and refreshes the world's existing pairs.
+    // Installs the pairs in the world's dispatcher, which must be a btCollisionDispatcher (or derived),
+    // and refreshes the world's existing pairs. Misuse: another btDispatcher (or none) throws
+    // std::invalid_argument("analytic::Plugin: the world's dispatcher is not a btCollisionDispatcher"),
+    // before anything is installed.
     explicit Plugin(btCollisionWorld& world, PairSet pairs = PairSet::all());
     // Puts back the configuration's create functions (and refreshes the world's pairs, given the world).
     ~Plugin();

@@ -102,8 +102,8 @@ struct BatchOptions {
 //   from -> to. Each ray hits only the objects its group and mask accept (Bullet's default
 //   needsCollision) other than its ignore.
 // - Range: hits[i] is the hit a btCollisionWorld::ClosestRayResultCallback with that filter gets from
-//   analytic::rayTest (the same object and fraction): fraction in [0, 1], point = from + fraction
-//   (to - from) as Bullet interpolates it, a finite unit normal in world space, partId and index as
+//   analytic::rayTest (the same object and fraction): fraction in [0, 1] (+0, never -0), point = from +
+//   fraction (to - from) as Bullet interpolates it, a finite unit normal in world space, partId and index as
 //   RayHit says. Bit for bit the same whatever the number of threads.
 // - Miss: hits[i] = RayHit{}: object null, fraction 1, point and normal zero, partId and index -1.
 // - Start inside / on the surface: as rayTest: a ray starting inside a solid the core models hits it at
@@ -132,16 +132,19 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
 class AllRayHits {
 public:
     // The hits of rays[ray], nearest first (equal fractions in the order found), each a RayHit as
-    // rayTestBatch would give it; empty for a ray that hit nothing. ray must be below rayCount(): it is
-    // not checked, and any other index (any at all before a first batch) is undefined. The span is valid
-    // until this object is given to another batch or destroyed.
+    // rayTestBatch would give it; empty for a ray that hit nothing. The span is valid until this object
+    // is given to another batch or destroyed. Misuse: ray not below rayCount() (any ray before a first
+    // batch) throws std::out_of_range, its message naming the index and the count.
     std::span<const RayHit> hitsOf(std::size_t ray) const {
+        if (ray >= rayCount()) [[unlikely]]
+            throwRayOutOfRange(ray);
         return std::span<const RayHit>(hits_).subspan(firstHit_[ray], firstHit_[ray + 1] - firstHit_[ray]);
     }
     // The number of rays of the last batch given this object; 0 before the first.
     std::size_t rayCount() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
 
 private:
+    [[noreturn]] void throwRayOutOfRange(std::size_t ray) const;
     friend void rayTestBatchAllHits(const btCollisionWorld&, std::span<const Ray>, AllRayHits&, BatchOptions);
     std::vector<RayHit> hits_;
     std::vector<std::size_t> firstHit_;  // rays + 1 offsets into hits_

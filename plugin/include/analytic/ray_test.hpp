@@ -17,9 +17,10 @@ namespace analytic {
 // it is 0), LocalShapeInfo, kF_FilterBackfaces and kF_KeepUnflippedNormal.
 // - Segment: from and to are points in world space; the direction need not be unit. A hit's fraction f
 //   is measured along from -> to: the hit point is from + f (to - from).
-// - Range: every hit reported has f in [0, 1] and below the callback's m_closestHitFraction at that
-//   moment (within one mesh or heightfield: below the last addSingleResult's answer, as in Bullet), so a
-//   hit exactly at `to` is not reported to a callback starting at 1; it has a finite unit normal
+// - Range: every hit reported has f in [0, 1] (+0 at the origin, never -0) and below the callback's
+//   m_closestHitFraction at that moment (within one mesh or heightfield: below the last
+//   addSingleResult's answer, as in Bullet), so a hit exactly at `to` is not reported to a callback
+//   starting at 1; it has a finite unit normal
 //   in world space (normalInWorldSpace true), and a point on the shape within the rounding of the
 //   segment's coordinates (for shapes Bullet casts, within the shape's box grown by Bullet's tolerance). Per
 //   object: a convex solid (sphere, box, capsule, cylinder, cone, EllipsoidShape, a hull with polyhedral

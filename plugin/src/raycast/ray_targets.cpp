@@ -48,7 +48,7 @@ void castAgainstSolid(const btCollisionObject& object, const std::optional<Surfa
     if (!hit || !(hit->t < callback.m_closestHitFraction)) return;
     btVector3 normal = toBullet(hit->normal);
     if (!makeUnitNormal(normal)) return;
-    btCollisionWorld::LocalRayResult result(&object, nullptr, normal, hit->t);
+    btCollisionWorld::LocalRayResult result(&object, nullptr, normal, reportedFraction(hit->t));
     callback.addSingleResult(result, true);
 }
 
@@ -72,7 +72,7 @@ void castAgainstPlane(const Segment& segment, const btCollisionObject& object, c
     btVector3 normal = toBullet(fromFront || unflipped ? plane.normal : -plane.normal);
     if (!makeUnitNormal(normal)) return;
     btCollisionWorld::LocalShapeInfo shapeInfo{0, 0};
-    btCollisionWorld::LocalRayResult result(&object, &shapeInfo, normal, t);
+    btCollisionWorld::LocalRayResult result(&object, &shapeInfo, normal, reportedFraction(t));
     callback.addSingleResult(result, true);
 }
 
@@ -167,6 +167,7 @@ public:
         if (!(t >= entry_ && t < user_.m_closestHitFraction) || !makeUnitNormal(result.m_hitNormalLocal) ||
             !glm::all(glm::lessThanEqual(box_.min, point)) || !glm::all(glm::lessThanEqual(point, box_.max)))
             return m_closestHitFraction;
+        result.m_hitFraction = reportedFraction(t);
         user_.addSingleResult(result, normalInWorldSpace);
         return m_closestHitFraction;
     }

@@ -31,6 +31,11 @@ inline bool makeUnitNormal(btVector3& normal) {
     return makeUnitNormalSlowly(normal);
 }
 
+// A hit's t as the reported fraction: +0 for -0, which a segment starting on a face gets from
+// (face - origin) / direction, and which callbacks and users would see (in a sign test, printed). The
+// addition is free.
+inline btScalar reportedFraction(btScalar t) { return t + btScalar(0); }
+
 // What BridgeTriangleRaycastCallback does with a triangle (in the frame of the unscaled mesh's
 // vertices), with the core's watertight test: a hit below the running fraction is reported with the
 // part and triangle index and its normal in world space; the callback's answer becomes the running
@@ -72,7 +77,7 @@ public:
         btCollisionWorld::LocalShapeInfo shapeInfo{partId, triangleIndex};
         btVector3 worldNormal = basis_ * toBullet(normal);
         if (!makeUnitNormal(worldNormal)) return;
-        btCollisionWorld::LocalRayResult result(&object_, &shapeInfo, worldNormal, hit->t);
+        btCollisionWorld::LocalRayResult result(&object_, &shapeInfo, worldNormal, reportedFraction(hit->t));
         running_ = callback_.addSingleResult(result, true);
     }
 

@@ -21,11 +21,12 @@ template <class T> bool crossingReachesRay(T entry, T exit, T maxT) {
 // Direction: need not be unit; t is in multiples of it, as in the crossing. Range: t in [0, ray.maxT].
 // Miss (crossing nullopt): nullopt. Origin outside: the entry.
 // Start inside (crossing->originInside), by policy: HitAtOrigin, t = 0 with point = origin and normal
-// -unit direction; HitExit, the exit if exit.t <= maxT, else nullopt; NoHit, nullopt. An origin on the
-// surface counts as outside when the ray goes in (the entry at t = 0) and inside when it goes out (the
-// exit at t = 0 under HitExit), within the rounding of t.
-// Invalid input: none of its own; ray must be the crossing's ray. An unbounded convex solid's exit at
-// t = +infinity (point at infinity) is returned under HitExit when maxT is +infinity.
+// -unit direction; HitExit, the exit if exit.t <= maxT and finite, else nullopt; NoHit, nullopt. An
+// unbounded convex solid that the ray never leaves (its exit at t = +infinity, no surface) gives nullopt
+// under HitExit, also when maxT is +infinity. An origin on the surface counts as outside when the ray
+// goes in (the entry at t = 0) and inside when it goes out (the exit at t = 0 under HitExit), within the
+// rounding of t.
+// Invalid input: none of its own; ray must be the crossing's ray. Every hit returned is finite.
 template <class T, int N>
 std::optional<SurfaceHit<T, N>> firstHit(const std::optional<RaySolidHit<T, N>>& crossing,
                                          const RayPath<T, N>& ray, StartInside policy) {
@@ -37,7 +38,8 @@ std::optional<SurfaceHit<T, N>> firstHit(const std::optional<RaySolidHit<T, N>>&
         case StartInside::HitAtOrigin:
             return SurfaceHit<T, N>{T(0), ray.origin, -unitVector(ray.direction)};
         case StartInside::HitExit:
-            if (crossing->exit.t > ray.maxT) return std::nullopt;
+            // An exit at infinity is where an unbounded solid has no surface: the ray never leaves.
+            if (!(crossing->exit.t <= ray.maxT) || !isFinite(crossing->exit.t)) return std::nullopt;
             return crossing->exit;
         case StartInside::NoHit:
             break;
@@ -59,9 +61,9 @@ template <class T, int N> struct SurfaceCrossings {
 // Start inside: the origin is no crossing, so only where the ray leaves (if within maxT) is reported,
 // flagged leaving; chai3d drops that exit. An origin on the surface gives a crossing at t = 0: entering
 // when the ray goes in, leaving when it goes out. A tangent ray reports the touching point twice,
-// entering then leaving, since the line's entry and exit coincide there.
-// Invalid input: none of its own; ray must be the crossing's ray. An unbounded convex solid's exit at
-// t = +infinity is reported (point at infinity) when maxT is +infinity.
+// entering then leaving, since the line's entry and exit coincide there. An unbounded convex solid's
+// exit at t = +infinity is no crossing (no surface there): not reported, also when maxT is +infinity.
+// Invalid input: none of its own; ray must be the crossing's ray. Every crossing reported is finite.
 template <class T, int N>
 SurfaceCrossings<T, N> surfaceCrossings(const std::optional<RaySolidHit<T, N>>& crossing,
                                         const RayPath<T, N>& ray) {
@@ -73,7 +75,7 @@ SurfaceCrossings<T, N> surfaceCrossings(const std::optional<RaySolidHit<T, N>>& 
         result.entering[0] = true;
         result.count = 1;
     }
-    if (crossing->exit.t <= ray.maxT) {
+    if (crossing->exit.t <= ray.maxT && isFinite(crossing->exit.t)) {
         result.hits[result.count] = crossing->exit;
         result.entering[result.count] = false;
         ++result.count;

@@ -288,13 +288,15 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
 // tolerance of the plane (half width tolerance (|p| + |offset|) = 2 tolerance |offset| there) four times
 // over. A segment reported crossing the plane reaches the slab up to the rounding of the segment's own
 // coordinates: a caller culling with it must allow for that.
-// Invalid input is not checked (intersectRayPlane rejects it): for a plane square to an axis, a NaN or
-// infinite offset gives NaN bounds on that axis and a negative relativeTolerance an empty slab (min >
-// max); a normal with a NaN gives all of space.
+// Invalid input: what intersectRayPlane rejects (a plane that is not valid: a normal not of unit length,
+// a NaN or an infinity; a negative, NaN or infinite relativeTolerance) gives the empty box min = +infinity,
+// max = -infinity, which no segment meets, as intersectRayPlane reports no hit. Never NaN.
 template <class T>
 inline Aabb<T> boundsOfRayPlaneHits(const Plane<T>& plane,
                                     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
     constexpr T infinity = std::numeric_limits<T>::infinity();
+    if (!detail::plane_tests::isValidPlane(plane) || !detail::plane_tests::isValidSize(relativeTolerance))
+        return {Vec3<T>(infinity), Vec3<T>(-infinity)};
     Aabb<T> bounds{Vec3<T>(-infinity), Vec3<T>(infinity)};
     const Vec3<T>& normal = plane.normal;
     for (int axis = 0; axis < 3; ++axis) {

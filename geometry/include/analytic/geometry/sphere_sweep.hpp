@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "analytic/geometry/closest_point.hpp"
@@ -206,6 +207,30 @@ std::optional<SphereSweepHit<T>> sweepSphereBox(const RayPath<T>& path, T radius
     return sweepResult(entry, path, contactAtStart, nearestPoint, T(0));
 }
 
+// A sphere at rest against a triangle whose face the static contact cannot use (triangle.hpp's hasFace):
+// its edges' point nearest the centre, the contact a moving sphere gets at t = 0. A centre on an edge is
+// pushed out perpendicular to it (perpendicularUnit; +x for a point), as sphereCapsuleContact does.
+// Lengths, not squares, decide, so no coordinate overflows.
+template <class T> std::optional<SphereSweepHit<T>> edgesContactAtRest(const Vec3<T>& center, T radius,
+                                                                       const Vec3<T>* from,
+                                                                       const Vec3<T>* to) {
+    std::optional<SphereSweepHit<T>> nearest;
+    T nearestDistance = std::numeric_limits<T>::infinity();
+    for (int edge = 0; edge < 3; ++edge) {
+        const Vec3<T> axis = to[edge] - from[edge];
+        const detail::SegmentProjection<T> onEdge = detail::projectOntoSegment(center - from[edge], axis);
+        const LengthAndDirection<T> separation = lengthAndDirection(onEdge.offset);
+        if (!(separation.length <= radius && separation.length < nearestDistance)) continue;
+        const Vec3<T> normal = onEdge.offset != Vec3<T>(0) ? separation.direction
+                               : axis != Vec3<T>(0)        ? detail::perpendicularUnit(axis)
+                                                           : Vec3<T>(T(1), T(0), T(0));
+        nearest =
+            SphereSweepHit<T>{T(0), detail::pointOnSegment(from[edge], to[edge], onEdge.s), normal, true};
+        nearestDistance = separation.length;
+    }
+    return nearest;
+}
+
 // side = +1 or -1 picks the face of the plane the sphere meets; signedDistance is the centre's.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const RayPath<T>& path, T radius, const Plane<T>& plane,
@@ -238,13 +263,12 @@ std::optional<SphereSweepHit<T>> sweepTowardPlaneSide(const RayPath<T>& path, T 
 // (sphereSphereContact): the target's point nearest the centre, the normal from it toward the centre
 // (+x for coincident centres). A zero direction is a static overlap query: t = 0 when touching, else
 // std::nullopt. Radius 0 is the ray's first hit.
-// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius,
-// a NaN or infinite target, and a contact beyond the range of T give std::nullopt. A negative
-// target.radius is not checked: while target.radius + radius > 0 the path is swept against the sphere of
-// that radius and meaningless hits are reported (their point past the target's centre); a zero direction
-// then gets std::nullopt.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius
+// or target.radius (whatever their sum), a NaN or infinite target, and a contact beyond the range of T
+// give std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayPath<T>& path, T radius,
                                                                       const Sphere<T>& target) {
+    if (!(target.radius >= T(0))) return std::nullopt;  // a negative size, not a smaller grown one
     return detail::sphere_sweep::sweepIntoGrownSolid(
         path, radius,
         [&] {
@@ -267,12 +291,12 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereSphere(const RayP
 // Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
 // and the static contact (sphereCapsuleContact: a centre on the axis is pushed out perpendicular to it).
 // A zero direction is a static overlap query: t = 0 when touching, else std::nullopt.
-// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius,
-// a NaN or infinite target, and a contact beyond the range of T give std::nullopt. A negative
-// target.radius is not checked, as for sweepSphereSphere: while target.radius + radius > 0 the path is
-// swept against the capsule of that radius and meaningless hits are reported.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius
+// or target.radius (whatever their sum), a NaN or infinite target, and a contact beyond the range of T
+// give std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereCapsule(const RayPath<T>& path, T radius,
                                                                        const Capsule<T>& target) {
+    if (!(target.radius >= T(0))) return std::nullopt;  // a negative size, not a smaller grown one
     return detail::sphere_sweep::sweepIntoGrownSolid(
         path, radius,
         [&] {
@@ -402,9 +426,13 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereTwoSidedPlane(con
 // behind it, or that moves toward its front side (along its front normal (b - a) x (c - a)), passes
 // through (std::nullopt, also when it starts in contact).
 // A degenerate triangle (triangle.hpp: the sine of its smallest angle below 16 unit roundoffs, so a
-// segment, a point or a needle) has no face and no front: it is met at its edges and vertices (a path
-// starting in contact gets t = 0 and their point nearest the centre); a zero direction gets std::nullopt
-// (the static contact rejects it), and so does culling (its neighbours in the mesh decide).
+// segment, a point or a needle) has no face and no front: it is met at its edges and vertices. A path
+// starting in contact, and a zero direction (a static query) while the sphere reaches them, get t = 0,
+// startsInContact, their point nearest the centre and the normal from it toward the centre; a centre on
+// an edge gets a unit normal perpendicular to that edge (the cross product with the world axis least
+// aligned with it; +x for a point triangle). The same holds for a zero direction and a triangle whose
+// edges' squares leave the normal numbers (triangle.hpp's scaled), whose face the static contact cannot
+// use. Culling makes a degenerate triangle std::nullopt (its neighbours in the mesh decide).
 // Invalid input: a NaN or infinite origin, direction, radius or vertex, a negative or NaN maxT, a
 // negative radius, and a contact beyond the range of T give std::nullopt.
 template <class T>
@@ -460,9 +488,13 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T r
     }
     // The edges: the first contact where the face gave none, and all that a degenerate triangle (a segment,
     // a point, a needle) has.
-    if (path.direction == Vec3<T>(0)) return std::nullopt;
     const Vec3<T> from[3] = {target.a, target.b, target.c};
     const Vec3<T> to[3] = {target.b, target.c, target.a};
+    if (path.direction == Vec3<T>(0)) {
+        // At rest: a face the static contact used has answered; without one, the edges' contact.
+        if (frame.hasFace()) return std::nullopt;
+        return edgesContactAtRest(path.origin, radius, from, to);
+    }
     const auto nearestPoint = [&](const Vec3<T>& center) {
         if (const std::optional<TrianglePoint<T>> nearest = closestPointOnTriangle(center, target))
             return nearest->point;
