@@ -294,11 +294,11 @@ template <class T> inline std::optional<RayPlaneIntersection<T>> intersectRayPla
 template <class T>
 inline Aabb<T> boundsOfRayPlaneHits(const Plane<T>& plane,
                                     std::type_identity_t<T> relativeTolerance = defaultPlaneTolerance<T>) {
+    using namespace detail::plane_tests;
     constexpr T infinity = std::numeric_limits<T>::infinity();
-    if (!detail::plane_tests::isValidPlane(plane) || !detail::plane_tests::isValidSize(relativeTolerance))
-        return {Vec3<T>(infinity), Vec3<T>(-infinity)};
     Aabb<T> bounds{Vec3<T>(-infinity), Vec3<T>(infinity)};
     const Vec3<T>& normal = plane.normal;
+    bool squareToAnAxis = false;
     for (int axis = 0; axis < 3; ++axis) {
         if (std::abs(normal[axis]) != T(1) || normal[(axis + 1) % 3] != T(0) ||
             normal[(axis + 2) % 3] != T(0))
@@ -307,7 +307,14 @@ inline Aabb<T> boundsOfRayPlaneHits(const Plane<T>& plane,
         const T halfWidth = 4 * (relativeTolerance * 2 * std::abs(at));
         bounds.min[axis] = at - halfWidth;
         bounds.max[axis] = at + halfWidth;
+        squareToAnAxis = true;
     }
+    // rayBoxOf asks for every plane a ray meets: a plane square to an axis has a normal of exactly unit
+    // length, so only its offset (and the tolerance) need checking.
+    const bool valid = isValidSize(relativeTolerance) &&
+                       (squareToAnAxis ? detail::allFinite(plane.offset) : isValidPlane(plane));
+    if (!valid) [[unlikely]]
+        return {Vec3<T>(infinity), Vec3<T>(-infinity)};
     return bounds;
 }
 
