@@ -101,10 +101,19 @@ template <class T> [[gnu::always_inline]] inline TriangleFrame<T> faceFrame(cons
     const Vec3<T> ab = triangle.b - triangle.a, bc = triangle.c - triangle.b, ca = triangle.a - triangle.c;
     const T abSquared = glm::dot(ab, ab), bcSquared = glm::dot(bc, bc), caSquared = glm::dot(ca, ca);
     const T pairAtA = caSquared * abSquared, pairAtB = abSquared * bcSquared, pairAtC = bcSquared * caSquared;
-    const int corner = pairAtB <= pairAtA && pairAtB <= pairAtC ? 1 : pairAtC <= pairAtA ? 2 : 0;
-    const Vec3<T>& at = detail::vertexOf(triangle, corner);
-    const Vec3<T> first = at - detail::vertexOf(triangle, detail::previousVertex(corner));
-    const Vec3<T> second = detail::vertexOf(triangle, detail::nextVertex(corner)) - at;
+    // The edges into and out of the corner, taken from those computed (selecting vertices by the corner's
+    // index to subtract them again costs a data-dependent choice per vertex).
+    int corner = 0;
+    Vec3<T> first = ca, second = ab;
+    if (pairAtB <= pairAtA && pairAtB <= pairAtC) {
+        corner = 1;
+        first = ab;
+        second = bc;
+    } else if (pairAtC <= pairAtA) {
+        corner = 2;
+        first = bc;
+        second = ca;
+    }
     const T sine = degenerateTriangleSine<T>;
     // The largest pair is that of the two longest edges, which meet at the smallest angle.
     const T largestPair = std::max({pairAtA, pairAtB, pairAtC});
