@@ -22,6 +22,7 @@
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/plugin.hpp"
 #include "fuzz_checks.hpp"
+#include "fuzz_shapes.hpp"
 #include "support/our_contacts.hpp"
 
 namespace analytic::fuzz {
@@ -86,21 +87,6 @@ btTransform transform(Input& in, bool& sane) {
     for (int row = 0; row < 3; ++row)
         basis[row] = btVector3(rotation[0][row], rotation[1][row], rotation[2][row]);
     return btTransform(basis, origin);
-}
-
-// EllipsoidShape refuses radii that are not finite sizes (std::invalid_argument): checked, and then a
-// valid ellipsoid stands in.
-EllipsoidShape* ellipsoidOrStandIn(const btVector3& radii) {
-    try {
-        auto* shape = new EllipsoidShape(radii);
-        FUZZ_CHECK(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
-                   radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0);
-        return shape;
-    } catch (const std::invalid_argument&) {
-        FUZZ_CHECK(!(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
-                     radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0));
-        return new EllipsoidShape(btVector3(1, Scalar(0.5), Scalar(0.25)));
-    }
 }
 
 btCollisionShape* body(Input& in, bool& sane, Scalar& extent) {

@@ -24,6 +24,7 @@
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
 #include "fuzz_checks.hpp"
+#include "fuzz_shapes.hpp"
 
 namespace analytic::fuzz {
 namespace {
@@ -104,21 +105,6 @@ btTriangleIndexVertexArray* gridMesh(Input& in, Scene& scene) {
         int(indices.size() / 3), indices.data(), int(3 * sizeof(int)), int(vertices.size() / 3),
         vertices.data(), int(3 * sizeof(Scalar))));
     return scene.meshData.back().get();
-}
-
-// EllipsoidShape refuses radii that are not finite sizes (std::invalid_argument): checked, and then a
-// valid ellipsoid stands in.
-EllipsoidShape* ellipsoidOrStandIn(const btVector3& radii) {
-    try {
-        auto* shape = new EllipsoidShape(radii);
-        FUZZ_CHECK(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
-                   radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0);
-        return shape;
-    } catch (const std::invalid_argument&) {
-        FUZZ_CHECK(!(std::isfinite(radii.x()) && std::isfinite(radii.y()) && std::isfinite(radii.z()) &&
-                     radii.x() >= 0 && radii.y() >= 0 && radii.z() >= 0));
-        return new EllipsoidShape(btVector3(1, Scalar(0.5), Scalar(0.25)));
-    }
 }
 
 btCollisionShape* shape(Input& in, Scene& scene, bool& sane, int& kind) {
