@@ -208,27 +208,19 @@ std::optional<SphereSweepHit<T>> sweepSphereBox(const RayPath<T>& path, T radius
 }
 
 // A sphere at rest against a triangle whose face the static contact cannot use (triangle.hpp's hasFace):
-// its edges' point nearest the centre, the contact a moving sphere gets at t = 0. A centre on an edge is
-// pushed out perpendicular to it (perpendicularUnit; +x for a point), as sphereCapsuleContact does.
-// Lengths, not squares, decide, so no coordinate overflows.
+// the contact of the edge reaching deepest into it, each edge taken as a capsule of radius 0
+// (sphereCapsuleContact: a centre on an edge is pushed out perpendicular to it, +x for a point), the
+// contact a moving sphere gets at t = 0.
 template <class T> std::optional<SphereSweepHit<T>> edgesContactAtRest(const Vec3<T>& center, T radius,
                                                                        const Vec3<T>* from,
                                                                        const Vec3<T>* to) {
-    std::optional<SphereSweepHit<T>> nearest;
-    T nearestDistance = std::numeric_limits<T>::infinity();
+    std::optional<Contact<T>> deepest;
     for (int edge = 0; edge < 3; ++edge) {
-        const Vec3<T> axis = to[edge] - from[edge];
-        const detail::SegmentProjection<T> onEdge = detail::projectOntoSegment(center - from[edge], axis);
-        const LengthAndDirection<T> separation = lengthAndDirection(onEdge.offset);
-        if (!(separation.length <= radius && separation.length < nearestDistance)) continue;
-        const Vec3<T> normal = onEdge.offset != Vec3<T>(0) ? separation.direction
-                               : axis != Vec3<T>(0)        ? detail::perpendicularUnit(axis)
-                                                           : Vec3<T>(T(1), T(0), T(0));
-        nearest =
-            SphereSweepHit<T>{T(0), detail::pointOnSegment(from[edge], to[edge], onEdge.s), normal, true};
-        nearestDistance = separation.length;
+        const std::optional<Contact<T>> contact =
+            sphereCapsuleContact(Sphere<T>{center, radius}, Capsule<T>{from[edge], to[edge], T(0)});
+        if (contact && (!deepest || contact->depth > deepest->depth)) deepest = contact;
     }
-    return nearest;
+    return hitAtStart(deepest);
 }
 
 // side = +1 or -1 picks the face of the plane the sphere meets; signedDistance is the centre's.
