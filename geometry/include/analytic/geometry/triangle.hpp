@@ -53,52 +53,10 @@ template <class T> inline const Vec3<T>& vertexOf(const Triangle<T>& triangle, i
     return vertex == 0 ? triangle.a : vertex == 1 ? triangle.b : triangle.c;
 }
 
-// The frame of a triangle whose squares leave the normal numbers, decided on its edges multiplied by a
-// power of two (exactly), which changes the normal's length, not its direction, nor any angle. Rare: kept
-// out of the common path's code.
-template <class T>
-[[gnu::noinline, gnu::cold]] TriangleFrame<T> scaledTriangleFrame(const Triangle<T>& triangle) {
-    Vec3<T> edges[3] = {triangle.b - triangle.a, triangle.c - triangle.b, triangle.a - triangle.c};
-    const T longest =
-        std::max({maxAbsComponent(edges[0]), maxAbsComponent(edges[1]), maxAbsComponent(edges[2])});
-    TriangleFrame<T> frame;
-    frame.scaled = true;
-    if (!(longest <= std::numeric_limits<T>::max()) || longest == T(0)) {
-        // A vertex not finite, edges that overflow, or one point.
-        frame.normal = glm::cross(edges[0], -edges[2]);
-        frame.normalSquared = glm::dot(frame.normal, frame.normal);
-        frame.corner = 0;
-        frame.edgeProductNorm = maxAbsComponent(edges[0]) * maxAbsComponent(edges[2]);
-        frame.degenerate = true;
-        return frame;
-    }
-    const int exponent = -std::ilogb(longest);
-    for (Vec3<T>& edge : edges)
-        edge = {std::ldexp(edge.x, exponent), std::ldexp(edge.y, exponent), std::ldexp(edge.z, exponent)};
-    // As triangleFrame, on the scaled edges: edges[i] leaves vertex i.
-    const T squared[3] = {glm::dot(edges[0], edges[0]), glm::dot(edges[1], edges[1]),
-                          glm::dot(edges[2], edges[2])};
-    const T pairAt[3] = {squared[2] * squared[0], squared[0] * squared[1], squared[1] * squared[2]};
-    const int corner = pairAt[1] <= pairAt[0] && pairAt[1] <= pairAt[2] ? 1 : pairAt[2] <= pairAt[0] ? 2 : 0;
-    const Vec3<T>& first = edges[previousVertex(corner)];  // into the corner
-    const Vec3<T>& second = edges[corner];                 // out of it
-    frame.normal = glm::cross(first, second);
-    frame.normalSquared = glm::dot(frame.normal, frame.normal);
-    frame.corner = corner;
-    frame.edgeProductNorm = maxAbsComponent(first) * maxAbsComponent(second);
-    const T sine = degenerateTriangleSine<T>;
-    frame.degenerate = !(frame.normalSquared > sine * sine * std::max({pairAt[0], pairAt[1], pairAt[2]}));
-    return frame;
-}
-
-}  // namespace detail
-
-// The frame as far as the squares of the edges decide it, for the tests that need only a usable face
-// (they divide by the normal's square): hasFace() is exact. A triangle whose squares leave the normal
-// numbers is scaled, and its degenerate flag left undecided (set): its face is unusable either way. Never
-// calls out of line: it costs what the face tests' own arithmetic did. Any input.
-template <class T> [[gnu::always_inline]] inline TriangleFrame<T> faceFrame(const Triangle<T>& triangle) {
-    const Vec3<T> ab = triangle.b - triangle.a, bc = triangle.c - triangle.b, ca = triangle.a - triangle.c;
+// The frame from the triangle's edges ab = b - a, bc = c - b and ca = a - c, as faceFrame says.
+template <class T> [[gnu::always_inline]] inline TriangleFrame<T> frameOfEdges(const Vec3<T>& ab,
+                                                                               const Vec3<T>& bc,
+                                                                               const Vec3<T>& ca) {
     const T abSquared = glm::dot(ab, ab), bcSquared = glm::dot(bc, bc), caSquared = glm::dot(ca, ca);
     const T pairAtA = caSquared * abSquared, pairAtB = abSquared * bcSquared, pairAtC = bcSquared * caSquared;
     // The edges into and out of the corner, taken from those computed (selecting vertices by the corner's
@@ -127,6 +85,38 @@ template <class T> [[gnu::always_inline]] inline TriangleFrame<T> faceFrame(cons
         !(areaBound >= std::numeric_limits<T>::min() && largestPair <= std::numeric_limits<T>::max());
     frame.degenerate = frame.scaled || !(frame.normalSquared > areaBound);
     return frame;
+}
+
+// The frame of a triangle whose squares leave the normal numbers, decided on its edges multiplied by a
+// power of two (exactly), which changes the normal's length, not its direction, nor any angle. Rare: kept
+// out of the common path's code.
+template <class T>
+[[gnu::noinline, gnu::cold]] TriangleFrame<T> scaledTriangleFrame(const Triangle<T>& triangle) {
+    Vec3<T> edges[3] = {triangle.b - triangle.a, triangle.c - triangle.b, triangle.a - triangle.c};
+    const T longest =
+        std::max({maxAbsComponent(edges[0]), maxAbsComponent(edges[1]), maxAbsComponent(edges[2])});
+    const bool finiteAndApart = longest <= std::numeric_limits<T>::max() && longest != T(0);
+    if (finiteAndApart) {
+        const int exponent = -std::ilogb(longest);
+        for (Vec3<T>& edge : edges)
+            edge = {std::ldexp(edge.x, exponent), std::ldexp(edge.y, exponent), std::ldexp(edge.z, exponent)};
+    }
+    // With the longest edge's largest component in [1, 2), a range check that still fails is that of
+    // edges shorter than its rounding: a degenerate triangle.
+    TriangleFrame<T> frame = frameOfEdges(edges[0], edges[1], edges[2]);
+    frame.scaled = true;
+    frame.degenerate = frame.degenerate || !finiteAndApart;  // a vertex not finite, overflow, or one point
+    return frame;
+}
+
+}  // namespace detail
+
+// The frame as far as the squares of the edges decide it, for the tests that need only a usable face
+// (they divide by the normal's square): hasFace() is exact. A triangle whose squares leave the normal
+// numbers is scaled, and its degenerate flag left undecided (set): its face is unusable either way. Never
+// calls out of line: it costs what the face tests' own arithmetic did. Any input.
+template <class T> [[gnu::always_inline]] inline TriangleFrame<T> faceFrame(const Triangle<T>& triangle) {
+    return detail::frameOfEdges(triangle.b - triangle.a, triangle.c - triangle.b, triangle.a - triangle.c);
 }
 
 // The triangle's normal and whether it is degenerate (see TriangleFrame), decided at every finite scale.
