@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "analytic/ray_batch.hpp"
-#include "raycast/batch_casts.hpp"
-#include "raycast/worker_pool.hpp"
+#include "cast/batch_casts.hpp"
+#include "cast/worker_pool.hpp"
 #include "support/bench_scenes.hpp"
 #include "support/bench_support.hpp"
 
@@ -50,18 +50,18 @@ unsigned cores() {
 }
 
 // One batch's rays cast over the scene the given way.
-void castBatch(Way way, const analytic::raycast::RayScene& scene, std::span<const Ray> rays,
+void castBatch(Way way, const analytic::cast::RayScene& scene, std::span<const Ray> rays,
                std::span<RayHit> hits) {
-    using analytic::raycast::batchChunkSize;
+    using analytic::cast::batchChunkSize;
     const auto castChunks = [&](std::size_t begin, std::size_t end) {
-        analytic::raycast::castClosestHits(scene, rays, hits, begin, end);
+        analytic::cast::castClosestHits(scene, rays, hits, begin, end);
     };
     switch (way) {
         case kOneThread:
             castChunks(0, rays.size());
             return;
         case kOwnThreads:
-            analytic::raycast::forChunks(rays.size(), batchChunkSize, cores(), castChunks);
+            analytic::cast::forChunks(rays.size(), batchChunkSize, cores(), castChunks);
             return;
         case kOneTbb: {
             const std::size_t chunks = (rays.size() + batchChunkSize - 1) / batchChunkSize;
@@ -95,13 +95,13 @@ void runScene(const char* name, const btCollisionWorld& world,
     analytic::BatchCache cache;
     // The snapshot, timed apart (the first, untimed, builds the trees the cache keeps), on one thread and
     // on every core.
-    const analytic::Scalar reach = analytic::raycast::RayScene::batchReach(rays);
-    analytic::raycast::RayScene(world, &cache, reach, cores());
+    const analytic::Scalar reach = analytic::cast::RayScene::batchReach(rays);
+    analytic::cast::RayScene(world, &cache, reach, cores());
     std::array<std::vector<double>, 2> snapshotSeconds;
     for (int r = 0; r < repetitions; ++r)
         for (const unsigned threads : {1u, cores()}) {
             const auto start = std::chrono::steady_clock::now();
-            const analytic::raycast::RayScene timed(world, &cache, reach, threads);
+            const analytic::cast::RayScene timed(world, &cache, reach, threads);
             snapshotSeconds[threads == 1 ? 0 : 1].push_back(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
@@ -112,7 +112,7 @@ void runScene(const char* name, const btCollisionWorld& world,
     for (const std::size_t size :
          {std::size_t(256), std::size_t(1'000), std::size_t(10'000), std::size_t(100'000)}) {
         const std::span<const Ray> batch = std::span<const Ray>(rays).first(std::min(size, rays.size()));
-        const analytic::raycast::RayScene scene(world, &cache, reach, cores());
+        const analytic::cast::RayScene scene(world, &cache, reach, cores());
         std::array<std::vector<RayHit>, 3> hits;
         for (const Way way : kWays) {
             hits[way].resize(batch.size());

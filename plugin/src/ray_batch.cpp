@@ -10,10 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include "raycast/batch_casts.hpp"
-#include "raycast/ray_scene.hpp"
-#include "raycast/ray_targets.hpp"
-#include "raycast/worker_pool.hpp"
+#include "cast/batch_casts.hpp"
+#include "cast/placed_shape.hpp"
+#include "cast/ray_scene.hpp"
+#include "cast/worker_pool.hpp"
 
 namespace analytic {
 namespace {
@@ -50,25 +50,24 @@ void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std:
     if (hits.size() != rays.size())
         throw std::invalid_argument("analytic::rayTestBatch: hits must be as long as rays");
     const unsigned threads = threadsOf(options);
-    const raycast::RayScene scene(world, options.cache, raycast::RayScene::batchReach(rays), threads);
-    raycast::forChunks(
-        rays.size(), raycast::batchChunkSize, threads,
-        [&](std::size_t begin, std::size_t end) { raycast::castClosestHits(scene, rays, hits, begin, end); });
+    const cast::RayScene scene(world, options.cache, cast::RayScene::batchReach(rays), threads);
+    cast::forChunks(rays.size(), cast::batchChunkSize, threads, [&](std::size_t begin, std::size_t end) {
+        cast::castClosestHits(scene, rays, hits, begin, end);
+    });
 }
 
 void rayTestBatchAllHits(const btCollisionWorld& world, std::span<const Ray> rays, AllRayHits& result,
                          BatchOptions options) {
     const unsigned threads = threadsOf(options);
-    const raycast::RayScene scene(world, options.cache, raycast::RayScene::batchReach(rays), threads);
+    const cast::RayScene scene(world, options.cache, cast::RayScene::batchReach(rays), threads);
     std::vector<std::vector<RayHit>> hitsPerRay(rays.size());
-    raycast::forChunks(
-        rays.size(), raycast::batchChunkSize, threads, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) {
-                raycast::castAllHits(scene, rays[i], hitsPerRay[i]);
-                std::stable_sort(hitsPerRay[i].begin(), hitsPerRay[i].end(),
-                                 [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
-            }
-        });
+    cast::forChunks(rays.size(), cast::batchChunkSize, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            cast::castAllHits(scene, rays[i], hitsPerRay[i]);
+            std::stable_sort(hitsPerRay[i].begin(), hitsPerRay[i].end(),
+                             [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
+        }
+    });
     result.hits_.clear();
     result.firstHit_.assign(1, 0);
     for (const std::vector<RayHit>& hits : hitsPerRay) {

@@ -10,8 +10,8 @@
 #include <span>
 
 #include "analytic/geometry/ray_triangle.hpp"
+#include "cast/triangle_lanes.hpp"
 #include "fuzz_checks.hpp"
-#include "raycast/triangle_lanes.hpp"
 
 namespace analytic::fuzz {
 namespace {
@@ -93,9 +93,9 @@ template <class T> void run(Input& in) {
         return;
     }
     const auto packed =
-        raycast::packTriangles(std::span<const Triangle<T>>(triangles.data(), std::size_t(count)));
+        cast::packTriangles(std::span<const Triangle<T>>(triangles.data(), std::size_t(count)));
     if (!packed) return;
-    const unsigned mayHit = raycast::trianglesRayMayHit(raycast::WatertightRayLanes<T>(*watertight), *packed);
+    const unsigned mayHit = cast::trianglesRayMayHit(cast::WatertightRayLanes<T>(*watertight), *packed);
     FUZZ_CHECK((hits & ~mayHit) == 0);
     FUZZ_CHECK((mayHit >> count) == 0);
 }

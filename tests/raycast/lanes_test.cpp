@@ -11,13 +11,13 @@
 #include <span>
 #include <vector>
 
-#include "raycast/box_lanes.hpp"
-#include "raycast/triangle_lanes.hpp"
+#include "cast/box_lanes.hpp"
+#include "cast/triangle_lanes.hpp"
 #include "reference/ray_triangle_reference.hpp"
 #include "support/test_support.hpp"
 #include "support/triangle_cases.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 using test::randomRayAndTriangle;
@@ -230,4 +230,4 @@ TYPED_TEST(LanesTest, PackedLeavesEveryTriangleThroughEdgesAndVertices) {
 }
 
 }  // namespace
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -21,7 +21,7 @@
 #include "analytic/geometry/ray_triangle.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
-#include "raycast/wide_bvh.hpp"
+#include "cast/wide_bvh.hpp"
 #include "support/grid_mesh.hpp"
 #include "support/ray_checks.hpp"
 #include "support/test_support.hpp"
@@ -133,13 +133,13 @@ TEST(RayFuzzed, TreeOverBoxesOfNaNArea) {
         boxes.push_back(odd);
     }
     for (const unsigned threads : {1u, 2u}) {
-        const raycast::WideBvh tree(boxes, 100, threads);
+        const cast::WideBvh tree(boxes, 100, threads);
         for (int i = 0; i < 12; ++i) {
             const Vec3<btScalar> origin(btScalar(3 * i) + btScalar(0.5), 5, btScalar(0.5)),
                 direction(0, -10, 0);
             std::vector<std::size_t> met;
             tree.walk(
-                raycast::WideBvh::lanesOf(origin, direction), [] { return btScalar(1); },
+                cast::WideBvh::lanesOf(origin, direction), [] { return btScalar(1); },
                 [&](std::size_t item) {
                     met.push_back(std::size_t(tree.order()[item]));
                     return true;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-// Ray casts against btHeightfieldTerrainShape (raycast::castAgainstHeightfield), in the build's
+// Ray casts against btHeightfieldTerrainShape (cast::castAgainstHeightfield), in the build's
 // btScalar, on random heightfields of every height data type (float, double, short, unsigned char) and
 // up axis, scaled (non-uniformly, mirrored), with each way of splitting the cells (plain, flipped quad
 // edges, diamond, zigzag) and flipped winding, placed anywhere. The reference is long double over the
@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
-#include "raycast/heightfield_raycast.hpp"
+#include "cast/heightfield_cast.hpp"
 #include "support/test_support.hpp"
 #include "support/triangle_rays.hpp"
 
@@ -199,8 +199,8 @@ double hills(int i, int j) {
 
 void castOurs(TerrainCase& terrain, const btVector3& from, const btVector3& to,
               btCollisionWorld::RayResultCallback& callback) {
-    const raycast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
-    raycast::castAgainstHeightfield(segment, terrain.object(), terrain.shape(), terrain.place(), callback);
+    const cast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
+    cast::castAgainstHeightfield(segment, terrain.object(), terrain.shape(), terrain.place(), callback);
 }
 
 // Whether performRaycast walks and splits the grid as processAllTriangles does (then it differs in the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-// Ray casts against Bullet's polyhedral convex shapes (plugin/src/raycast/hull_raycast.hpp), in the
+// Ray casts against Bullet's polyhedral convex shapes (plugin/src/cast/hull_cast.hpp), in the
 // build's btScalar: which shapes get a hull target; that Bullet's face planes are outward and in the scaled
 // frame (the convention the target relies on); random scaled hulls against a long double reference of the
 // solid the target stands for (the polyhedron's planes moved out by the margin), rays starting inside
@@ -35,7 +35,7 @@
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
 #include "analytic/world.hpp"
-#include "raycast/hull_raycast.hpp"
+#include "cast/hull_cast.hpp"
 #include "reference/ray_convex_reference.hpp"
 #include "reference/ray_round_reference.hpp"
 #include "support/bullet_world.hpp"
@@ -45,8 +45,8 @@ namespace analytic::test {
 namespace {
 
 using Scalar = btScalar;
-using raycast::firstHitOn;
-using raycast::hullTargetOf;
+using cast::firstHitOn;
+using cast::hullTargetOf;
 using reference::Expect;
 using reference::RealPlane;
 

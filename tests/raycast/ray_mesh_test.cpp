@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Zlib
-// Ray casts against BVH triangle meshes (raycast::castAgainstMesh: btBvhTriangleMeshShape with its
+// Ray casts against BVH triangle meshes (cast::castAgainstMesh: btBvhTriangleMeshShape with its
 // quantized and plain trees, btScaledBvhTriangleMeshShape non-uniform and mirrored), in the build's
 // btScalar, against a long double reference per triangle (reference/ray_triangle_reference.hpp) on
 // random meshes (bumpy grid terrains like scene M's, random triangle soups with slivers) and random
 // rays; Bullet's own btCollisionWorld::rayTestSingle beside it where Bullet is within its tolerance;
 // watertightness at shared edges and vertices; the flags from both sides; all-hits completeness, early
 // termination and a caller's starting fraction; part ids of a two-part mesh with 16-bit indices. Each
-// test runs through Bullet's own tree and through the mesh's tree of our own (raycast::MeshTree).
+// test runs through Bullet's own tree and through the mesh's tree of our own (cast::MeshTree).
 //
 // The reference works in the frame of the unscaled mesh's vertices (the segment mapped there exactly,
 // where fractions are the same). Bounds, with u the unit roundoff of btScalar and S the scale of a ray
@@ -40,8 +40,8 @@
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
-#include "raycast/mesh_raycast.hpp"
-#include "raycast/mesh_tree.hpp"
+#include "cast/mesh_cast.hpp"
+#include "cast/mesh_tree.hpp"
 #include "support/test_support.hpp"
 #include "support/triangle_rays.hpp"
 
@@ -165,7 +165,7 @@ public:
         shape_ = scaled_ ? static_cast<btConcaveShape*>(scaled_.get()) : bvh_.get();
         object_.setCollisionShape(shape_);
         object_.setWorldTransform(place);
-        if (walk == MeshWalk::OwnTree) ownTree_ = std::make_unique<raycast::MeshTree>(data_->array(), 1);
+        if (walk == MeshWalk::OwnTree) ownTree_ = std::make_unique<cast::MeshTree>(data_->array(), 1);
     }
 
     const MeshData& data() const { return *data_; }
@@ -173,7 +173,7 @@ public:
     btCollisionObject& object() { return object_; }
     const btTransform& place() const { return object_.getWorldTransform(); }
     const btVector3& scaling() const { return scaling_; }
-    const raycast::MeshTree* ownTree() const { return ownTree_.get(); }  // null: Bullet's tree is walked
+    const cast::MeshTree* ownTree() const { return ownTree_.get(); }  // null: Bullet's tree is walked
 
 private:
     std::unique_ptr<MeshData> data_;
@@ -182,15 +182,15 @@ private:
     btVector3 scaling_;
     btConcaveShape* shape_;
     btCollisionObject object_;
-    std::unique_ptr<raycast::MeshTree> ownTree_;
+    std::unique_ptr<cast::MeshTree> ownTree_;
 };
 
 // ---- Casting --------------------------------------------------------------------------------------
 
 void castOurs(MeshCase& mesh, const btVector3& from, const btVector3& to,
               btCollisionWorld::RayResultCallback& callback) {
-    const raycast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
-    raycast::castAgainstMesh(segment, mesh.object(), {&mesh.shape(), mesh.place(), mesh.ownTree()}, callback);
+    const cast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
+    cast::castAgainstMesh(segment, mesh.object(), {&mesh.shape(), mesh.place(), mesh.ownTree()}, callback);
 }
 
 // Every test runs twice: through Bullet's own tree (analytic::rayTest's path) and through the mesh's

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-// The four-wide tree the batches and cached mesh trees walk (plugin/src/raycast/wide_bvh.hpp), in the
+// The four-wide tree the batches and cached mesh trees walk (plugin/src/cast/wide_bvh.hpp), in the
 // build's btScalar: its nodes keep the boxes in float, grown for the rounding of a walk in float, so the
 // walk must still visit every box a covered segment touches (or, naming leaves, every leaf holding one)
 // by the exact (long double) closed-box test:
@@ -13,10 +13,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "raycast/wide_bvh.hpp"
+#include "cast/wide_bvh.hpp"
 #include "support/test_support.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 using test::Real;
@@ -287,4 +287,4 @@ TEST(WideBvh, RaysBeyondTheReachAreNotCovered) {
 }
 
 }  // namespace
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

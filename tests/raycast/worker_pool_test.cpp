@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-// The threads batches keep between them (plugin/src/raycast/worker_pool.hpp): a task runs on the caller
+// The threads batches keep between them (plugin/src/cast/worker_pool.hpp): a task runs on the caller
 // and its helpers at once, and the call returns only when every one of them has returned; places no
 // thread took are withdrawn when the caller is done; what a call throws reaches the caller; jobs from
 // several threads share the pool; forChunks gives every index to one chunk. Also run under ThreadSanitizer
@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
-#include "raycast/worker_pool.hpp"
+#include "cast/worker_pool.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 using namespace std::chrono_literals;
@@ -185,4 +185,4 @@ TEST(WorkerPool, ForChunksCoversEveryIndexOnce) {
 }
 
 }  // namespace
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -49,7 +49,7 @@ struct RayHit {
     int index = -1;
 };
 
-namespace raycast {
+namespace cast {
 class RayScene;
 }
 
@@ -87,7 +87,7 @@ public:
     std::size_t worldTreeBuilds() const;
 
 private:
-    friend class raycast::RayScene;
+    friend class cast::RayScene;
     struct Kept;
     std::unique_ptr<Kept> kept_;
 };

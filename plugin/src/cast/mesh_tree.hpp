@@ -16,11 +16,11 @@
 
 #include "analytic/geometry/primitives.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
-#include "raycast/triangle_lanes.hpp"
-#include "raycast/triangle_reporter.hpp"
-#include "raycast/wide_bvh.hpp"
+#include "cast/triangle_lanes.hpp"
+#include "cast/triangle_reporter.hpp"
+#include "cast/wide_bvh.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 class MeshTree {
 public:
@@ -76,4 +76,4 @@ private:
     std::vector<Leaf> leaves_;  // as the tree's leaves
 };
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "analytic/geometry/ray_box.hpp"
-#include "raycast/lanes.hpp"
+#include "cast/lanes.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // Four boxes side by side (structure of arrays, see lanes.hpp), for testing a ray against the four at
 // once, as a four-wide tree's children: lane l of part p of bounds[side][axis] is box p * partLanes + l's
@@ -96,4 +96,4 @@ template <class T>
     return met;
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "analytic/geometry/ray_box.hpp"
-#include "raycast/box_lanes.hpp"
-#include "raycast/dbvt_walk.hpp"
+#include "cast/box_lanes.hpp"
+#include "cast/dbvt_walk.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 class WideBvh {
 public:
@@ -244,4 +244,4 @@ private:
     Scalar rayReach_ = 0;
 };
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

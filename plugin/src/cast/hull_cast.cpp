@@ -8,9 +8,9 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/first_hit.hpp"
 #include "analytic/geometry/ray_convex.hpp"
-#include "raycast/hull_raycast.hpp"
+#include "cast/hull_cast.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 // Hulls up to this many faces keep their planes on the stack while a ray is cast (a 20-point hull has
@@ -64,4 +64,4 @@ std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const H
     return firstHit(crossing, ray, StartInside::HitAtOrigin);
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

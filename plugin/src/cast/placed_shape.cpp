@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/ray_targets.hpp"
+#include "cast/placed_shape.hpp"
 
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
@@ -15,12 +15,12 @@
 #include "analytic/geometry/first_hit.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_solids.hpp"
-#include "raycast/dbvt_walk.hpp"
-#include "raycast/heightfield_raycast.hpp"
-#include "raycast/mesh_raycast.hpp"
-#include "raycast/triangle_reporter.hpp"
+#include "cast/dbvt_walk.hpp"
+#include "cast/heightfield_cast.hpp"
+#include "cast/mesh_cast.hpp"
+#include "cast/triangle_reporter.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 using Callback = btCollisionWorld::RayResultCallback;
@@ -199,10 +199,10 @@ void castWithBullet(const Segment& segment, const btCollisionObject& object, con
                                     target.transform, inBox);
 }
 
-// Calls visit(target) with the target of the shape placed by transform (see placeRayTarget), made where
+// Calls visit(target) with the target of the shape placed by transform (see placeShape), made where
 // visit uses it.
 template <class Visit>
-void visitRayTarget(const btCollisionShape& shape, const btTransform& transform, Visit&& visit) {
+void visitPlacedShape(const btCollisionShape& shape, const btTransform& transform, Visit&& visit) {
     if (visitPrimitive(shape, transform,
                        Overloaded{[&](const Plane<Scalar>& plane) { visit(PlaneTarget{plane}); },
                                   [&](const auto& solid) { visit(solid); }}))
@@ -260,18 +260,18 @@ Aabb<Scalar> rayBoxOf(const btCollisionObject& object) {
     return {glm::max(box.min, hits.min), glm::min(box.max, hits.max)};
 }
 
-void placeRayTarget(const btCollisionShape& shape, const btTransform& transform, RayTarget& target) {
-    visitRayTarget(shape, transform, [&](const auto& made) { target = made; });
+void placeShape(const btCollisionShape& shape, const btTransform& transform, PlacedShape& target) {
+    visitPlacedShape(shape, transform, [&](const auto& made) { target = made; });
 }
 
-void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
+void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const PlacedShape& target,
                        Callback& callback) {
     std::visit(CastAgainst{segment, object, callback}, target);
 }
 
 void castAgainstShape(const Segment& segment, const btCollisionObject& object, const btCollisionShape& shape,
                       const btTransform& transform, Callback& callback) {
-    visitRayTarget(shape, transform, CastAgainst{segment, object, callback});
+    visitPlacedShape(shape, transform, CastAgainst{segment, object, callback});
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -16,12 +16,12 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/ray_batch.hpp"
-#include "raycast/dbvt_walk.hpp"
-#include "raycast/mesh_tree.hpp"
-#include "raycast/ray_targets.hpp"
-#include "raycast/wide_bvh.hpp"
+#include "cast/dbvt_walk.hpp"
+#include "cast/mesh_tree.hpp"
+#include "cast/placed_shape.hpp"
+#include "cast/wide_bvh.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 class RayScene {
 public:
@@ -33,7 +33,7 @@ public:
         int mask;
         // Where a ray must pass for its hits to count (rayBoxOf), as rayTest tests it (see castRay).
         Aabb<Scalar> gate;
-        RayTarget target;
+        PlacedShape target;
     };
 
     // cache (null: none) gives the BVH meshes' targets their trees (mesh_tree.hpp), built when it has
@@ -74,7 +74,7 @@ private:
     std::vector<std::shared_ptr<const MeshTree>> meshTrees_;  // those the items' targets point to
 };
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast
 
 namespace analytic {
 
@@ -82,9 +82,9 @@ namespace analytic {
 struct BatchCache::Kept {
     std::mutex mutex;
     const btCollisionWorld* world = nullptr;  // the world the rest was kept for
-    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const raycast::MeshTree>> meshTrees;
+    std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const cast::MeshTree>> meshTrees;
     // The world's tree, the objects' boxes it was built over and the ray reach it covers.
-    std::shared_ptr<const raycast::WideBvh> worldTree;
+    std::shared_ptr<const cast::WideBvh> worldTree;
     std::vector<Aabb<Scalar>> worldBoxes;
     Scalar worldReach = 0;
     std::size_t worldTreeBuilds = 0;

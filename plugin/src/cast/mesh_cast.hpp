@@ -9,10 +9,10 @@
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btConcaveShape.h>
 
-#include "raycast/dbvt_walk.hpp"
-#include "raycast/ray_targets.hpp"
+#include "cast/dbvt_walk.hpp"
+#include "cast/placed_shape.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // How much to grow a Bullet mesh tree's boxes (walked in btScalar) for this ray, so that no box the ray
 // touches is dropped (a triangle whose vertex lies on its box's face must still be tested, or a ray
@@ -45,4 +45,4 @@ void castAgainstMesh(const Segment& segment, const btCollisionObject& object, co
 // scales) and the scaling it is placed with on top of its own (1 for the first); null for other shapes.
 const btBvhTriangleMeshShape* unscaledMeshOf(const btConcaveShape& mesh, btVector3& scaling);
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

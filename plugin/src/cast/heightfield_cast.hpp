@@ -8,13 +8,13 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 
-#include "raycast/ray_targets.hpp"
+#include "cast/placed_shape.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // Casts the segment against the heightfield placed by transform, reporting to the callback every
 // triangle hit nearer than a running fraction (callback.m_closestHitFraction at the start, then each
-// addSingleResult's answer), as castAgainstMesh does (mesh_raycast.hpp). The triangles are
+// addSingleResult's answer), as castAgainstMesh does (mesh_cast.hpp). The triangles are
 // processAllTriangles': its vertices (getVertex: scaling, local origin, up axis, data type), its split
 // of each cell (m_flipQuadEdges, diamond and zigzag subdivision), its winding (m_flipTriangleWinding),
 // and its identifiers: cell (x, j) gives part 2x and 2x + 1 for its two triangles, triangle index j.
@@ -32,4 +32,4 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
                             const btHeightfieldTerrainShape& terrain, const btTransform& transform,
                             btCollisionWorld::RayResultCallback& callback);
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

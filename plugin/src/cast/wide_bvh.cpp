@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/wide_bvh.hpp"
+#include "cast/wide_bvh.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,7 +13,7 @@
 
 #include "analytic/geometry/numeric.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 constexpr int binCount = 16;
@@ -371,4 +371,4 @@ WideBvh::Slot WideBvh::fold(std::int32_t binaryIndex, const std::vector<Built>& 
     return Slot{index};
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/batch_casts.hpp"
+#include "cast/batch_casts.hpp"
 
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 
 #include <vector>
 
-#include "raycast/ray_targets.hpp"
+#include "cast/placed_shape.hpp"
 
 namespace analytic {
 namespace {
@@ -103,40 +103,40 @@ private:
     std::vector<RayHit>& hits_;
 };
 
-void castRay(const raycast::RayScene& scene, const Ray& ray, FilteredCallback& callback) {
-    const raycast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
+void castRay(const cast::RayScene& scene, const Ray& ray, FilteredCallback& callback) {
+    const cast::Segment segment{segmentRay(toGlm(ray.from), toGlm(ray.to)), ray.from, ray.to};
     if (!isValidRay(segment.ray)) return;  // a ray of length zero or with a non-finite end meets nothing
     const SlabRay<Scalar> slab = slabRayOf(segment.ray);
-    const auto visit = [&](const raycast::RayScene::Item& item) {
-        return raycast::visitObject(
+    const auto visit = [&](const cast::RayScene::Item& item) {
+        return cast::visitObject(
             callback, [&] { return callback.accepts(item.object, item.group, item.mask); },
             [&] {
                 // The tree's boxes are in float, grown for the batch's farthest ray: rayTest's own test of
                 // the shape's box decides whether the object's hits count (the same objects, the same hits).
                 callback.reach(item.gate, slab);
-                raycast::castAgainstTarget(segment, *item.object, item.target, callback);
+                cast::castAgainstTarget(segment, *item.object, item.target, callback);
             });
     };
     if (!scene.walks(segment.ray))
-        return scene.walkEvery([&](const raycast::RayScene::Item& item) {
+        return scene.walkEvery([&](const cast::RayScene::Item& item) {
             // Without the tree's boxes, the gate culls before the cast too.
             return !rayOverlapsAabb(slab, callback.m_closestHitFraction, item.gate) || visit(item);
         });
     // The walk's lanes from the slab's reciprocal, computed once (lanesOf's values).
-    scene.walk(raycast::SlabRayLanes<float>(slab.origin, slab.inverseDirection), callback, visit);
+    scene.walk(cast::SlabRayLanes<float>(slab.origin, slab.inverseDirection), callback, visit);
 }
 
 }  // namespace
 
-void raycast::castClosestHits(const RayScene& scene, std::span<const Ray> rays, std::span<RayHit> hits,
-                              std::size_t begin, std::size_t end) {
+void cast::castClosestHits(const RayScene& scene, std::span<const Ray> rays, std::span<RayHit> hits,
+                           std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
         ClosestHitCallback callback(rays[i], hits[i]);
         castRay(scene, rays[i], callback);
     }
 }
 
-void raycast::castAllHits(const RayScene& scene, const Ray& ray, std::vector<RayHit>& hits) {
+void cast::castAllHits(const RayScene& scene, const Ray& ray, std::vector<RayHit>& hits) {
     AllHitsCallback callback(ray, hits);
     castRay(scene, ray, callback);
 }

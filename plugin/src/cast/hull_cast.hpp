@@ -26,7 +26,7 @@
 
 #include "analytic/geometry/primitives.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // The polyhedron stays the shape's (it is not copied): its planes are read, in its own frame, per ray.
 struct HullTarget {
@@ -39,7 +39,7 @@ struct HullTarget {
 std::optional<HullTarget> hullTargetOf(const btCollisionShape& shape, const btTransform& transform);
 
 // The first hit of the ray (in world space) on the hull's solid, normal in world space; a ray that starts
-// inside hits at its origin with the normal against its direction, as the other solids' (ray_targets.cpp).
+// inside hits at its origin with the normal against its direction, as the other solids' (placed_shape.cpp).
 std::optional<SurfaceHit<btScalar>> firstHitOn(const RayPath<btScalar>& ray, const HullTarget& hull);
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

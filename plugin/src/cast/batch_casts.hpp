@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "analytic/ray_batch.hpp"
-#include "raycast/ray_scene.hpp"
+#include "cast/ray_scene.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // A batch's rays are shared among threads in chunks of this many, each cast by one thread in order.
 constexpr std::size_t batchChunkSize = 64;
@@ -22,4 +22,4 @@ void castClosestHits(const RayScene& scene, std::span<const Ray> rays, std::span
 // Every hit of the ray, appended to hits in the order found, as rayTestBatchAllHits gathers them.
 void castAllHits(const RayScene& scene, const Ray& ray, std::vector<RayHit>& hits);
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

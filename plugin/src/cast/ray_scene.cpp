@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/ray_scene.hpp"
+#include "cast/ray_scene.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,12 +11,12 @@
 
 #include "analytic/adapters/shape_primitives.hpp"
 #include "analytic/geometry/plane_tests.hpp"
-#include "raycast/mesh_raycast.hpp"
-#include "raycast/worker_pool.hpp"
+#include "cast/mesh_cast.hpp"
+#include "cast/worker_pool.hpp"
 
 namespace analytic {
 
-namespace raycast {
+namespace cast {
 
 Scalar RayScene::batchReach(std::span<const Ray> rays) {
     Scalar reach = 0;
@@ -57,7 +57,7 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
     }
     // The trees of this world's meshes, found in the cache (when their data are unchanged) or built.
     std::unordered_map<const btStridingMeshInterface*, std::shared_ptr<const MeshTree>> treeOf;
-    const auto attachTree = [&](RayTarget& target) {
+    const auto attachTree = [&](PlacedShape& target) {
         auto* mesh = std::get_if<MeshTarget>(&target);
         btVector3 scaling;
         const btBvhTriangleMeshShape* unscaled = mesh ? unscaledMeshOf(*mesh->shape, scaling) : nullptr;
@@ -111,7 +111,7 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
     } else {
         tree_ = std::make_shared<const WideBvh>(boxes, rayReach, threads);
     }
-    // The items in the tree's order, each made in place (a RayTarget's move dispatches on its type), the
+    // The items in the tree's order, each made in place (a PlacedShape's move dispatches on its type), the
     // objects read in the world's order (in the tree's, they were cache misses again).
     std::vector<std::size_t> placeInTree(inBroadphase.size());
     for (std::size_t place = 0; place < placeInTree.size(); ++place)
@@ -126,7 +126,7 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
             item.group = proxy.m_collisionFilterGroup;
             item.mask = proxy.m_collisionFilterMask;
             item.gate = boxes[i];
-            placeRayTarget(*object.getCollisionShape(), object.getWorldTransform(), item.target);
+            placeShape(*object.getCollisionShape(), object.getWorldTransform(), item.target);
         }
     });
     if (cache) {
@@ -136,5 +136,5 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
     }
 }
 
-}  // namespace raycast
+}  // namespace cast
 }  // namespace analytic

@@ -12,9 +12,9 @@
 #include <type_traits>
 
 #include "analytic/geometry/ray_triangle.hpp"
-#include "raycast/lanes.hpp"
+#include "cast/lanes.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // Up to eight triangles over up to twelve vertices shared among them (a mesh's leaf), for ruling out a
 // mesh's triangles several at a time: the vertices in blocks of four side by side (structure of arrays,
@@ -154,4 +154,4 @@ unsigned trianglesRayMayHit(const WatertightRayLanes<T>& ray, const SharedVertex
     return ~ruledOut & ((1u << triangles.triangleCount) - 1);
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/mesh_raycast.hpp"
+#include "cast/mesh_cast.hpp"
 
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btOptimizedBvh.h>
@@ -10,12 +10,12 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
+#include "cast/dbvt_walk.hpp"
+#include "cast/mesh_tree.hpp"
+#include "cast/triangle_reporter.hpp"
 #include "narrowphase/mesh_triangles.hpp"
-#include "raycast/dbvt_walk.hpp"
-#include "raycast/mesh_tree.hpp"
-#include "raycast/triangle_reporter.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 using Callback = btCollisionWorld::RayResultCallback;
@@ -190,4 +190,4 @@ void castAgainstMesh(const Segment& segment, const btCollisionObject& object, co
         walk(PlainTree(*bvh, meshRay));
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -14,7 +14,7 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // A hit's normal as reported: of unit length already, unless the object's basis is not a rotation
 // (outside Bullet's model: hostile input), which the casts take as one; then made unit, or false (the hit
@@ -112,4 +112,4 @@ private:
     btScalar running_;
 };
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

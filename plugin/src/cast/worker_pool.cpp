@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/worker_pool.hpp"
+#include "cast/worker_pool.hpp"
 
 #include <algorithm>
 #include <chrono>
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 // Watches for up to 100 microseconds while the condition holds, before a thread goes to sleep on it: a
@@ -98,4 +98,4 @@ void WorkerPool::serve() {
     }
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

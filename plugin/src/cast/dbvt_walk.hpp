@@ -17,7 +17,7 @@
 #include "analytic/geometry/numeric.hpp"
 #include "analytic/geometry/ray_box.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // How much to grow a box so that a slab test computed in Lane (float or double) never drops it for a ray
 // that touches it: 8 rounding units of the largest coordinate involved (magnitude: the box's plus the
@@ -143,4 +143,4 @@ template <class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots,
     }
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -14,9 +14,9 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/primitives.hpp"
 #include "analytic/geometry/ray_solids.hpp"
-#include "raycast/hull_raycast.hpp"
+#include "cast/hull_cast.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 // The segment from -> to, as the core's ray (t is Bullet's hit fraction) and as Bullet's points.
 struct Segment {
@@ -37,14 +37,14 @@ struct CompoundTarget {
 class MeshTree;
 
 // A BVH triangle mesh (btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape): exact and watertight
-// (mesh_raycast.hpp), through its tree of our own when a batch's cache has one (mesh_tree.hpp).
+// (mesh_cast.hpp), through its tree of our own when a batch's cache has one (mesh_tree.hpp).
 struct MeshTarget {
     const btConcaveShape* shape;
     btTransform transform;
     const MeshTree* tree = nullptr;
 };
 
-// A heightfield (btHeightfieldTerrainShape): exact and watertight (heightfield_raycast.hpp).
+// A heightfield (btHeightfieldTerrainShape): exact and watertight (heightfield_cast.hpp).
 struct HeightfieldTarget {
     const btHeightfieldTerrainShape* shape;
     btTransform transform;
@@ -63,31 +63,31 @@ template <class... Listed, class... Others> struct VariantOf<TypeList<Listed...>
 };
 
 // Every solid of the core's list (ray_solids.hpp), then the targets of the shapes the core has no solid for.
-using RayTarget = VariantOf<Solids<Scalar>, HullTarget, PlaneTarget, CompoundTarget, MeshTarget,
-                            HeightfieldTarget, BulletTarget>::type;
+using PlacedShape = VariantOf<Solids<Scalar>, HullTarget, PlaneTarget, CompoundTarget, MeshTarget,
+                              HeightfieldTarget, BulletTarget>::type;
 
-// Makes target the target of the shape placed by transform, in place (moving a RayTarget dispatches on its
+// Makes target the target of the shape placed by transform, in place (moving a PlacedShape dispatches on its
 // type: a batch's snapshot spent much of its time moving them).
-void placeRayTarget(const btCollisionShape& shape, const btTransform& transform, RayTarget& target);
+void placeShape(const btCollisionShape& shape, const btTransform& transform, PlacedShape& target);
 
 // Casts the segment against the target of object and reports hits to the callback as
 // btCollisionWorld::rayTestSingle does:
-// - a convex solid (a convex polyhedron with its faces known: hull_raycast.hpp): its first hit, only when
+// - a convex solid (a convex polyhedron with its faces known: hull_cast.hpp): its first hit, only when
 // nearer than callback.m_closestHitFraction, with no shape
 //   information and the unit normal in world space; a segment that starts inside the solid hits at
 //   fraction 0 with the normal against its direction (Bullet's convex cast mostly reports nothing);
 // - a static plane: two-sided, part 0 and triangle 0; its normal side is its front (Bullet's two
 //   triangles face the other way; see docs/raycast.md), so kF_FilterBackfaces drops segments coming from
 //   behind it, and the normal faces the segment's origin unless kF_KeepUnflippedNormal;
-// - a BVH triangle mesh: every triangle it crosses, as castAgainstMesh says (mesh_raycast.hpp);
-// - a heightfield: every triangle it crosses, as castAgainstHeightfield says (heightfield_raycast.hpp);
+// - a BVH triangle mesh: every triangle it crosses, as castAgainstMesh says (mesh_cast.hpp);
+// - a heightfield: every triangle it crosses, as castAgainstHeightfield says (heightfield_cast.hpp);
 // - a compound: its children whose boxes the segment meets, nearest first when it has its tree of them,
 //   each hit carrying part -1 and the child's index unless the child gave its own (a mesh's triangle);
 // - anything else: Bullet's rayTestSingle.
-void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const RayTarget& target,
+void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const PlacedShape& target,
                        btCollisionWorld::RayResultCallback& callback);
 
-// castAgainstTarget on the target placeRayTarget makes, without the variant: a single ray's path, where
+// castAgainstTarget on the target placeShape makes, without the variant: a single ray's path, where
 // copying the target into one would cost more than some casts.
 void castAgainstShape(const Segment& segment, const btCollisionObject& object, const btCollisionShape& shape,
                       const btTransform& transform, btCollisionWorld::RayResultCallback& callback);
@@ -114,4 +114,4 @@ bool visitObject(const btCollisionWorld::RayResultCallback& callback, Wanted wan
     return true;
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

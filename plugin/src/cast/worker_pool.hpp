@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace analytic::raycast {
+namespace analytic::cast {
 
 class WorkerPool {
 public:
@@ -87,4 +87,4 @@ template <class Work> void forChunks(std::size_t count, std::size_t chunkSize, u
     if (runs > 0) WorkerPool::shared().runTogether(runs - 1, takeChunks);
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/mesh_tree.hpp"
+#include "cast/mesh_tree.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include "analytic/geometry/ray_box.hpp"
 #include "narrowphase/mesh_triangles.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 // The tree's boxes are grown for rays whose coordinates (in the mesh's frame) reach this many times the
@@ -143,4 +143,4 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
     return true;
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Zlib
-#include "raycast/heightfield_raycast.hpp"
+#include "cast/heightfield_cast.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,10 +9,10 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
-#include "raycast/dbvt_walk.hpp"
-#include "raycast/triangle_reporter.hpp"
+#include "cast/dbvt_walk.hpp"
+#include "cast/triangle_reporter.hpp"
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace {
 
 // btHeightfieldTerrainShape keeps its grid's size and how it splits and winds its cells protected.
@@ -205,4 +205,4 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
     });
 }
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast

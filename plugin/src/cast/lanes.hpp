@@ -12,7 +12,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace analytic::raycast {
+namespace analytic::cast {
 namespace detail {
 template <class T> struct SseLanes;
 template <> struct SseLanes<float> { using type = float __attribute__((vector_size(16))); };
@@ -46,4 +46,4 @@ template <class T> struct FourLanes {
     static constexpr int parts = 4 / partLanes;
 };
 
-}  // namespace analytic::raycast
+}  // namespace analytic::cast
