@@ -43,6 +43,7 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "cast/heightfield_cast.hpp"
+#include "cast/ray_query.hpp"
 #include "support/test_support.hpp"
 #include "support/triangle_rays.hpp"
 
@@ -200,7 +201,8 @@ double hills(int i, int j) {
 void castOurs(TerrainCase& terrain, const btVector3& from, const btVector3& to,
               btCollisionWorld::RayResultCallback& callback) {
     const cast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
-    cast::castAgainstHeightfield(segment, terrain.object(), terrain.shape(), terrain.place(), callback);
+    cast::castAgainstHeightfield(cast::RayQuery{segment, callback}, terrain.object(), terrain.shape(),
+                                 terrain.place());
 }
 
 // Whether performRaycast walks and splits the grid as processAllTriangles does (then it differs in the

@@ -42,6 +42,7 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "cast/mesh_cast.hpp"
 #include "cast/mesh_tree.hpp"
+#include "cast/ray_query.hpp"
 #include "support/test_support.hpp"
 #include "support/triangle_rays.hpp"
 
@@ -190,7 +191,8 @@ private:
 void castOurs(MeshCase& mesh, const btVector3& from, const btVector3& to,
               btCollisionWorld::RayResultCallback& callback) {
     const cast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
-    cast::castAgainstMesh(segment, mesh.object(), {&mesh.shape(), mesh.place(), mesh.ownTree()}, callback);
+    cast::castAgainstMesh(cast::RayQuery{segment, callback}, mesh.object(),
+                          {&mesh.shape(), mesh.place(), mesh.ownTree()});
 }
 
 // Every test runs twice: through Bullet's own tree (analytic::rayTest's path) and through the mesh's

@@ -8,4 +8,5 @@
 #include "analytic/plugin.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
+#include "analytic/sweep_test.hpp"
 #include "analytic/world.hpp"

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cast/placed_shape.hpp"
+#include "cast/ray_query.hpp"
 
 namespace analytic {
 namespace {
@@ -114,7 +115,7 @@ void castRay(const cast::RayScene& scene, const Ray& ray, FilteredCallback& call
                 // The tree's boxes are in float, grown for the batch's farthest ray: rayTest's own test of
                 // the shape's box decides whether the object's hits count (the same objects, the same hits).
                 callback.reach(item.gate, slab);
-                cast::castAgainstTarget(segment, *item.object, item.target, callback);
+                cast::castAgainstTarget(cast::RayQuery{segment, callback}, *item.object, item.target);
             });
     };
     if (!scene.walks(segment.ray))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Zlib
 // Front-to-back walks of Bullet's dynamic AABB trees (btDbvt: the broadphase's two trees, a compound's
-// children) for one ray, with a stack of the call's own: many threads may walk one tree at once.
+// children) for one path (a ray, or a sphere's centre), with a stack of the call's own: many threads may walk
+// one tree at once.
 #pragma once
 
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
@@ -102,17 +103,18 @@ inline Scalar rayEntryIntoNodeBox(const SlabRay<Scalar>& ray, Scalar maxT, const
     return entry <= exit ? entry : std::numeric_limits<Scalar>::quiet_NaN();
 }
 
-// Calls visitLeaf(leaf) for the leaves of the trees under the roots (null for none) whose boxes the ray
-// meets (a NaN bound counted as none, see rayEntryIntoNodeBox), nearest box first, skipping boxes it
-// enters beyond the callback's closest hit so far (read again before every node: hits shrink it); stops
-// when visitLeaf returns false.
-template <class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots, const SlabRay<Scalar>& ray,
-                                         const btCollisionWorld::RayResultCallback& callback,
-                                         VisitLeaf visitLeaf) {
+// Calls visitLeaf(leaf) for the leaves of the trees under the roots (null for none) whose boxes, grown
+// as grow grows them (NoGrowth for a ray, Growth for a sphere: query.hpp), the path meets (a NaN bound
+// counted as none, see rayEntryIntoNodeBox), nearest box first, skipping boxes it enters beyond the
+// closest hit so far (`closest`, read again before every node: hits shrink it); stops when visitLeaf
+// returns false.
+template <class Grow, class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots,
+                                                     const SlabRay<Scalar>& ray, const Scalar& closest,
+                                                     Grow grow, VisitLeaf visitLeaf) {
     PendingStack<const btDbvtNode*> pending;
-    Scalar maxT = callback.m_closestHitFraction;
+    Scalar maxT = closest;
     const auto entryInto = [&](const btDbvtNode* node) {
-        return node ? rayEntryIntoNodeBox(ray, maxT, boxOf(node->volume))
+        return node ? rayEntryIntoNodeBox(ray, maxT, grow(boxOf(node->volume)))
                     : std::numeric_limits<Scalar>::quiet_NaN();
     };
     // Two nodes pushed farther first, so the nearer is visited first (NaN: not met, never pushed).
@@ -134,7 +136,7 @@ template <class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots,
     considerPair(roots[0], roots[1]);
     while (!pending.empty()) {
         const auto next = pending.pop();
-        maxT = callback.m_closestHitFraction;
+        maxT = closest;
         if (next.entry > maxT) continue;
         if (!next.node->isleaf())
             considerPair(next.node->childs[0], next.node->childs[1]);

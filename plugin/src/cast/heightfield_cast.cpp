@@ -10,6 +10,8 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "cast/dbvt_walk.hpp"
+#include "cast/ray_query.hpp"
+#include "cast/sphere_query.hpp"
 #include "cast/triangle_reporter.hpp"
 
 namespace analytic::cast {
@@ -37,20 +39,21 @@ std::pair<int, int> cellsCovering(Scalar low, Scalar high, Scalar margin, int co
 }
 
 // Calls visit(cell) for the cells of a grid of cells[0] x cells[1] unit squares (cell {i, k} spans
-// [i, i + 1] x [k, k + 1]) whose squares, grown by margin, the footprint (a segment, t in [0, 1]) meets
-// before reach() (read again at every column: hits shrink it), in the order the footprint reaches them:
-// column by column along its major axis, within a column along the other; stops when visit returns
+// [i, i + 1] x [k, k + 1]) whose squares, grown by margin (per grid axis), the footprint (a segment, t in [0,
+// 1]) meets before reach() (read again at every column: hits shrink it), in the order the footprint reaches
+// them: column by column along its major axis, within a column along the other; stops when visit returns
 // false. The margin covers the rounding of the footprint's coordinates, so no cell the segment touches
 // is skipped.
 template <class Reach, class Visit> void walkGridCells(const RayPath2<Scalar>& footprint,
-                                                       const std::array<int, 2>& cells, Scalar margin,
-                                                       Reach reach, Visit visit) {
+                                                       const std::array<int, 2>& cells,
+                                                       const Vec2<Scalar>& margin, Reach reach, Visit visit) {
     const Vec2<Scalar>& origin = footprint.origin;
     const Vec2<Scalar>& direction = footprint.direction;
     // The part of the segment over the grown grid.
     Scalar enter = 0, leave = 1;
     for (int axis = 0; axis < 2; ++axis) {
-        const Scalar low = -margin - origin[axis], high = Scalar(cells[axis]) + margin - origin[axis];
+        const Scalar low = -margin[axis] - origin[axis],
+                     high = Scalar(cells[axis]) + margin[axis] - origin[axis];
         if (direction[axis] != 0) {
             const Scalar t0 = low / direction[axis], t1 = high / direction[axis];
             enter = std::max(enter, std::min(t0, t1));
@@ -63,7 +66,7 @@ template <class Reach, class Visit> void walkGridCells(const RayPath2<Scalar>& f
     const int major = std::abs(direction[0]) >= std::abs(direction[1]) ? 0 : 1, minor = 1 - major;
     const auto span = [&](int axis, Scalar from, Scalar to) {
         const Scalar a = origin[axis] + from * direction[axis], b = origin[axis] + to * direction[axis];
-        return cellsCovering(std::min(a, b), std::max(a, b), margin, cells[axis]);
+        return cellsCovering(std::min(a, b), std::max(a, b), margin[axis], cells[axis]);
     };
     const auto [firstColumn, lastColumn] = span(major, enter, leave);
     const int columnStep = direction[major] < 0 ? -1 : 1, rowStep = direction[minor] < 0 ? -1 : 1;
@@ -73,8 +76,8 @@ template <class Reach, class Visit> void walkGridCells(const RayPath2<Scalar>& f
         // Where the segment is over the grown column.
         Scalar from = enter, to = leave;
         if (direction[major] != 0) {
-            const Scalar t0 = (Scalar(column) - margin - origin[major]) / direction[major];
-            const Scalar t1 = (Scalar(column + 1) + margin - origin[major]) / direction[major];
+            const Scalar t0 = (Scalar(column) - margin[major] - origin[major]) / direction[major];
+            const Scalar t1 = (Scalar(column + 1) + margin[major] - origin[major]) / direction[major];
             from = std::max(from, std::min(t0, t1));
             to = std::min(to, std::max(t0, t1));
         }
@@ -148,9 +151,9 @@ std::array<int, 2> gridAxes(int upAxis) {
 
 }  // namespace
 
-void castAgainstHeightfield(const Segment& segment, const btCollisionObject& object,
-                            const btHeightfieldTerrainShape& terrain, const btTransform& transform,
-                            btCollisionWorld::RayResultCallback& callback) {
+template <class Query> void castAgainstHeightfield(const Query& query, const btCollisionObject& object,
+                                                   const btHeightfieldTerrainShape& terrain,
+                                                   const btTransform& transform) {
     const std::array<int, 2> cells{terrain.*TerrainMembers::stickWidth - 1,
                                    terrain.*TerrainMembers::stickLength - 1};
     if (cells[0] < 1 || cells[1] < 1) return;
@@ -161,11 +164,15 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
     const Vec2<Scalar> gridScaling(scaling[axes[0]], scaling[axes[1]]);
     if (!isFinite(gridScaling) || gridScaling.x == 0 || gridScaling.y == 0) return;  // no area: no hit
 
-    // The triangles are in the shape's frame, scaling applied: the segment is taken there.
+    // The triangles are in the shape's frame, scaling applied: the segment is taken there. The frame is
+    // rigid: a sweep's sphere stays one, and boxes grow by its radius.
+    const Segment& segment = query.segment;
     const RayPath<Scalar> localRay =
         segmentRay(toGlm(transform.invXform(segment.from)), toGlm(transform.invXform(segment.to)));
-    if (!isValidRay(localRay)) return;
-    TriangleReporter reporter(localRay, object, btVector3(1, 1, 1), transform.getBasis(), callback);
+    if (!query.takes(localRay)) return;
+    typename Query::TriangleReporter reporter =
+        query.triangleReporter(localRay, object, btVector3(1, 1, 1), transform);
+    const Scalar growth = query.growthIn(btVector3(1, 1, 1)).x;
     if (!(reporter.running() > 0)) return;
     const SlabRay<Scalar> slab = slabRayOf(localRay);
     const auto reach = [&] { return std::min(reporter.running(), Scalar(1)); };
@@ -176,15 +183,17 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
         Vec2<Scalar>(localRay.direction[axes[0]], localRay.direction[axes[1]]) / gridScaling, Scalar(1)};
     // 64 rounding units of the coordinates involved: far more than the footprint's and the
     // vertices' rounding, far less than a cell.
-    const Scalar gridMargin = 64 * unitRoundoff<Scalar> *
-                              (maxAbsComponent(footprint.origin) + maxAbsComponent(footprint.direction) +
-                               Scalar(cells[0] + cells[1]));
+    const Vec2<Scalar> gridMargin =
+        Vec2<Scalar>(64 * unitRoundoff<Scalar> *
+                     (maxAbsComponent(footprint.origin) + maxAbsComponent(footprint.direction) +
+                      Scalar(cells[0] + cells[1]))) +
+        growth / glm::abs(gridScaling);
     // Grid coordinates past the largest finite value (a scaling so small, subnormal say, that the
     // segment's coordinates over it overflow) are cells narrower than the rounding of the segment's own
     // coordinates: triangles that thin are edge-on to the watertight test, and the walk cannot index them.
     // No hit, as Bullet's.
-    if (!isFinite(footprint.origin) || !isFinite(footprint.direction) || !std::isfinite(gridMargin)) return;
-    const Scalar rayScale = rayReachOf(localRay);
+    if (!isFinite(footprint.origin) || !isFinite(footprint.direction) || !isFinite(gridMargin)) return;
+    const Scalar rayScale = rayReachOf(localRay) + growth;
 
     const CellTriangles cellTriangles(terrain);
     walkGridCells(footprint, cells, gridMargin, reach, [&](const std::array<int, 2>& cell) {
@@ -197,12 +206,18 @@ void castAgainstHeightfield(const Segment& segment, const btCollisionObject& obj
         // Grown by a few rounding units of the coordinates, as the BVH meshes' boxes are, so that rounding
         // never drops a cell whose triangle the watertight test would hit (at a shared vertex, say).
         const Scalar padding = slabRoundingPadding<Scalar>(
-            std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + rayScale);
+                                   std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + rayScale) +
+                               growth;
         box.min -= padding;
         box.max += padding;
         if (rayOverlapsAabb(slab, reach(), box)) cellTriangles.visit(corners, cell[0], cell[1], reporter);
         return reporter.running() > 0;
     });
 }
+
+template void castAgainstHeightfield(const RayQuery&, const btCollisionObject&,
+                                     const btHeightfieldTerrainShape&, const btTransform&);
+template void castAgainstHeightfield(const SphereQuery&, const btCollisionObject&,
+                                     const btHeightfieldTerrainShape&, const btTransform&);
 
 }  // namespace analytic::cast

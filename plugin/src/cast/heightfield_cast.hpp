@@ -12,8 +12,10 @@
 
 namespace analytic::cast {
 
-// Casts the segment against the heightfield placed by transform, reporting to the callback every
-// triangle hit nearer than a running fraction (callback.m_closestHitFraction at the start, then each
+// Casts the query's path against the heightfield placed by transform: its cells walked in the order the
+// path crosses them (grown by a sweep's radius), each triangle given to the query's triangle reporter.
+// For a sweep, SphereQuery says what is reported. For a ray: every triangle hit nearer than a running
+// fraction (callback.m_closestHitFraction at the start, then each
 // addSingleResult's answer), as castAgainstMesh does (mesh_cast.hpp). The triangles are
 // processAllTriangles': its vertices (getVertex: scaling, local origin, up axis, data type), its split
 // of each cell (m_flipQuadEdges, diamond and zigzag subdivision), its winding (m_flipTriangleWinding),
@@ -28,8 +30,9 @@ namespace analytic::cast {
 //   (x, z) part x, triangle z, splits diamond cells the other way, ignores zigzag subdivision and
 //   m_flipTriangleWinding, winds flipped-edge cells the other way, and walks the wrong grid axes for up
 //   axis 0.
-void castAgainstHeightfield(const Segment& segment, const btCollisionObject& object,
-                            const btHeightfieldTerrainShape& terrain, const btTransform& transform,
-                            btCollisionWorld::RayResultCallback& callback);
+// Instantiated for RayQuery and SphereQuery.
+template <class Query> void castAgainstHeightfield(const Query& query, const btCollisionObject& object,
+                                                   const btHeightfieldTerrainShape& terrain,
+                                                   const btTransform& transform);
 
 }  // namespace analytic::cast

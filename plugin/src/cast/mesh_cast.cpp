@@ -12,13 +12,13 @@
 #include "analytic/geometry/ray_box.hpp"
 #include "cast/dbvt_walk.hpp"
 #include "cast/mesh_tree.hpp"
+#include "cast/ray_query.hpp"
+#include "cast/sphere_query.hpp"
 #include "cast/triangle_reporter.hpp"
 #include "narrowphase/mesh_triangles.hpp"
 
 namespace analytic::cast {
 namespace {
-
-using Callback = btCollisionWorld::RayResultCallback;
 
 // btQuantizedBvh keeps its quantization, its kind and its node arrays protected. Pointers to those
 // members, formed in a class derived from it, read them in any tree (nothing of this class is made).
@@ -35,14 +35,17 @@ struct BvhMembers : btQuantizedBvh {
 // node followed by its first child, its second child after the first child's subtree.
 
 // The quantized tree (16-byte nodes), walked in its quantized coordinates ((p - aabbMin) quantization,
-// the same map for the ray), where the boxes are their integer bounds.
+// the same map for the ray), where the boxes are their integer bounds, grown by `growth` (in the mesh's
+// frame: a sweep's radius there).
 class QuantizedTree {
 public:
     // Bullet rounds the bounds in btScalar before truncating them: one unit more covers that.
-    QuantizedTree(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay)
-        : nodes_(bvh.*BvhMembers::quantizedNodes),
-          ray_(quantized(bvh, meshRay)),
-          padding_(1 + roundingPadding(ray_, Scalar(65535))) {}
+    QuantizedTree(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay, const Vec3<Scalar>& growth)
+        : nodes_(bvh.*BvhMembers::quantizedNodes), ray_(quantized(bvh, meshRay)) {
+        const Vec3<Scalar> quantizedGrowth = growth * glm::abs(toGlm(bvh.*BvhMembers::quantization));
+        padding_ =
+            1 + roundingPadding(ray_, Scalar(65535) + maxAbsComponent(quantizedGrowth)) + quantizedGrowth;
+    }
 
     const RayPath<Scalar>& ray() const { return ray_; }
     int size() const { return nodes_.size(); }
@@ -67,18 +70,18 @@ private:
 
     const QuantizedNodeArray& nodes_;
     RayPath<Scalar> ray_;
-    Scalar padding_;
+    Vec3<Scalar> padding_;
 };
 
-// The tree without quantization (64-byte nodes, boxes in the mesh's frame).
+// The tree without quantization (64-byte nodes, boxes in the mesh's frame, grown by `growth`).
 class PlainTree {
 public:
-    PlainTree(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay)
+    PlainTree(const btQuantizedBvh& bvh, const RayPath<Scalar>& meshRay, const Vec3<Scalar>& growth)
         : nodes_(bvh.*BvhMembers::nodes), ray_(meshRay) {
         const Scalar extent = nodes_.size() == 0 ? Scalar(0)
                                                  : std::max(maxAbsComponent(toGlm(nodes_[0].m_aabbMinOrg)),
                                                             maxAbsComponent(toGlm(nodes_[0].m_aabbMaxOrg)));
-        padding_ = roundingPadding(ray_, extent);
+        padding_ = roundingPadding(ray_, extent + maxAbsComponent(growth)) + growth;
     }
 
     const RayPath<Scalar>& ray() const { return ray_; }
@@ -95,7 +98,7 @@ public:
 private:
     const NodeArray& nodes_;
     RayPath<Scalar> ray_;
-    Scalar padding_;
+    Vec3<Scalar> padding_;
 };
 
 // Calls visitLeaf(index) for the tree's leaves whose boxes the ray meets before the running fraction
@@ -103,7 +106,7 @@ private:
 // stops once the running fraction is 0 (nothing can be nearer than the origin).
 template <class Tree, class VisitLeaf>
 void walkFrontToBack(const Tree& tree, const Scalar& running, VisitLeaf visitLeaf) {
-    if (!isValidRay(tree.ray()) || tree.size() == 0) return;
+    if (tree.size() == 0 || !isFinite(tree.ray().origin) || !isFinite(tree.ray().direction)) return;
     const SlabRay<Scalar> ray = slabRayOf(tree.ray());
     // A segment ends at fraction 1, whatever the callback's fraction.
     const auto reach = [&] { return std::min(running, Scalar(1)); };
@@ -160,8 +163,8 @@ const btBvhTriangleMeshShape* unscaledMeshOf(const btConcaveShape& mesh, btVecto
     }
 }
 
-void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const MeshTarget& mesh,
-                     Callback& callback) {
+template <class Query>
+void castAgainstMesh(const Query& query, const btCollisionObject& object, const MeshTarget& mesh) {
     btVector3 scaling;  // a btScaledBvhTriangleMeshShape's, on top of its mesh's own
     const btBvhTriangleMeshShape* bvhMesh = unscaledMeshOf(*mesh.shape, scaling);
     if (!bvhMesh) return;
@@ -169,25 +172,31 @@ void castAgainstMesh(const Segment& segment, const btCollisionObject& object, co
     const btOptimizedBvh* bvh = const_cast<btBvhTriangleMeshShape*>(bvhMesh)->getOptimizedBvh();
     if (!bvh) return;
     const btTransform& transform = mesh.transform;
+    const Segment& segment = query.segment;
     // The segment where the tree and the vertices are (the unscaled mesh's frame): the map is affine,
     // so fractions are the same there.
     const RayPath<Scalar> meshRay = segmentRay(toGlm(transform.invXform(segment.from) / scaling),
                                                toGlm(transform.invXform(segment.to) / scaling));
-    if (!isValidRay(meshRay)) return;
-    TriangleReporter reporter(meshRay, object, scaling, transform.getBasis(), callback);
+    if (!query.takes(meshRay)) return;
+    typename Query::TriangleReporter reporter = query.triangleReporter(meshRay, object, scaling, transform);
     if (!(reporter.running() > 0)) return;
-    if (mesh.tree && mesh.tree->cast(meshRay, reporter)) return;
-    narrowphase::BvhTriangles<TriangleReporter> triangles(*bvhMesh->getMeshInterface(), btVector3(1, 1, 1),
-                                                          reporter);
+    if constexpr (Query::walksMeshTrees)
+        if (mesh.tree && mesh.tree->cast(meshRay, reporter)) return;
+    narrowphase::BvhTriangles<typename Query::TriangleReporter> triangles(*bvhMesh->getMeshInterface(),
+                                                                          btVector3(1, 1, 1), reporter);
     const auto walk = [&](const auto& tree) {
         walkFrontToBack(tree, reporter.running(), [&](int leaf) {
             triangles.processNode(tree.partId(leaf), tree.triangleIndex(leaf));
         });
     };
+    const Vec3<Scalar> growth = query.growthIn(scaling);
     if (bvh->*BvhMembers::isQuantized)
-        walk(QuantizedTree(*bvh, meshRay));
+        walk(QuantizedTree(*bvh, meshRay, growth));
     else
-        walk(PlainTree(*bvh, meshRay));
+        walk(PlainTree(*bvh, meshRay, growth));
 }
+
+template void castAgainstMesh(const RayQuery&, const btCollisionObject&, const MeshTarget&);
+template void castAgainstMesh(const SphereQuery&, const btCollisionObject&, const MeshTarget&);
 
 }  // namespace analytic::cast

@@ -21,11 +21,14 @@ inline Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
     return slabRoundingPadding<Scalar>(treeExtent + rayReachOf(ray));
 }
 
-// Casts the segment against a BVH mesh (TRIANGLE_MESH_SHAPE_PROXYTYPE or
-// SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE; other shapes are not hit) placed by transform, reporting to the
-// callback every triangle hit nearer than a running fraction: it starts at callback.m_closestHitFraction and
-// becomes addSingleResult's return value after each report (so AllHitsRayResultCallback gets every
-// triangle crossed, ClosestRayResultCallback only nearer ones), as Bullet's does. Each hit carries
+// Casts the query's path against a BVH mesh (TRIANGLE_MESH_SHAPE_PROXYTYPE or
+// SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE; other shapes are not hit) placed by transform: its tree walked
+// nearest box first (boxes grown by the query: a sweep's radius in the unscaled mesh's frame), each
+// triangle reached given to the query's triangle reporter. For a sweep, SphereQuery says what is
+// reported. For a ray: every triangle hit nearer than a running fraction: it starts at
+// callback.m_closestHitFraction and becomes addSingleResult's return value after each report (so
+// AllHitsRayResultCallback gets every triangle crossed, ClosestRayResultCallback only nearer ones), as
+// Bullet's does. Each hit carries
 // LocalShapeInfo{part, triangle index} and the unit normal in world space, of the triangle's plane
 // with (v1 - v0) x (v2 - v0) its front side, turned toward the segment's origin when the segment
 // crosses from behind unless kF_KeepUnflippedNormal; kF_FilterBackfaces skips those crossings.
@@ -38,8 +41,9 @@ inline Scalar roundingPadding(const RayPath<Scalar>& ray, Scalar treeExtent) {
 // - the BVH is walked nearest box first, so AllHits receives the triangles in another order.
 // A mesh without its BVH (built with buildBvh false) is hit nowhere: Bullet's ray test dereferences it.
 // With a tree of our own (mesh.tree), that tree is walked instead of Bullet's, with the same results.
-void castAgainstMesh(const Segment& segment, const btCollisionObject& object, const MeshTarget& mesh,
-                     btCollisionWorld::RayResultCallback& callback);
+// Instantiated for RayQuery and SphereQuery.
+template <class Query>
+void castAgainstMesh(const Query& query, const btCollisionObject& object, const MeshTarget& mesh);
 
 // The btBvhTriangleMeshShape of a BVH mesh shape (itself, or the one a btScaledBvhTriangleMeshShape
 // scales) and the scaling it is placed with on top of its own (1 for the first); null for other shapes.

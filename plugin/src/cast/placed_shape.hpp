@@ -15,14 +15,9 @@
 #include "analytic/geometry/primitives.hpp"
 #include "analytic/geometry/ray_solids.hpp"
 #include "cast/hull_cast.hpp"
+#include "cast/query.hpp"
 
 namespace analytic::cast {
-
-// The segment from -> to, as the core's ray (t is Bullet's hit fraction) and as Bullet's points.
-struct Segment {
-    RayPath<Scalar> ray;
-    btVector3 from, to;
-};
 
 // A static plane: exact, two-sided (see castAgainstTarget).
 struct PlaneTarget {
@@ -70,27 +65,27 @@ using PlacedShape = VariantOf<Solids<Scalar>, HullTarget, PlaneTarget, CompoundT
 // type: a batch's snapshot spent much of its time moving them).
 void placeShape(const btCollisionShape& shape, const btTransform& transform, PlacedShape& target);
 
-// Casts the segment against the target of object and reports hits to the callback as
-// btCollisionWorld::rayTestSingle does:
+// Casts the query's path against the target of object and reports hits to the query's callback as
+// Bullet's own query does against one object (btCollisionWorld::rayTestSingle for rays, objectQuerySingle
+// for sweeps), with the query's tests at the leaves (ray_query.hpp, sphere_query.hpp):
 // - a convex solid (a convex polyhedron with its faces known: hull_cast.hpp): its first hit, only when
-// nearer than callback.m_closestHitFraction, with no shape
-//   information and the unit normal in world space; a segment that starts inside the solid hits at
-//   fraction 0 with the normal against its direction (Bullet's convex cast mostly reports nothing);
-// - a static plane: two-sided, part 0 and triangle 0; its normal side is its front (Bullet's two
-//   triangles face the other way; see docs/raycast.md), so kF_FilterBackfaces drops segments coming from
-//   behind it, and the normal faces the segment's origin unless kF_KeepUnflippedNormal;
-// - a BVH triangle mesh: every triangle it crosses, as castAgainstMesh says (mesh_cast.hpp);
-// - a heightfield: every triangle it crosses, as castAgainstHeightfield says (heightfield_cast.hpp);
-// - a compound: its children whose boxes the segment meets, nearest first when it has its tree of them,
+//   nearer than the callback's m_closestHitFraction, with no shape information and the unit normal in
+//   world space;
+// - a static plane: one hit (for rays two-sided, part 0 and triangle 0; for sweeps the half-space);
+// - a BVH triangle mesh: every triangle hit below the running fraction, as castAgainstMesh says
+//   (mesh_cast.hpp);
+// - a heightfield: likewise, as castAgainstHeightfield says (heightfield_cast.hpp);
+// - a compound: its children whose boxes the path meets, nearest first when it has its tree of them,
 //   each hit carrying part -1 and the child's index unless the child gave its own (a mesh's triangle);
-// - anything else: Bullet's rayTestSingle.
-void castAgainstTarget(const Segment& segment, const btCollisionObject& object, const PlacedShape& target,
-                       btCollisionWorld::RayResultCallback& callback);
+// - anything else, and a solid the query does not cast exactly: Bullet's own.
+// Instantiated for RayQuery.
+template <class Query>
+void castAgainstTarget(const Query& query, const btCollisionObject& object, const PlacedShape& target);
 
-// castAgainstTarget on the target placeShape makes, without the variant: a single ray's path, where
-// copying the target into one would cost more than some casts.
-void castAgainstShape(const Segment& segment, const btCollisionObject& object, const btCollisionShape& shape,
-                      const btTransform& transform, btCollisionWorld::RayResultCallback& callback);
+// castAgainstTarget on the target placeShape makes, without the variant: a single query's path, where
+// copying the target into one would cost more than some casts. Instantiated for RayQuery and SphereQuery.
+template <class Query> void castAgainstShape(const Query& query, const btCollisionObject& object,
+                                             const btCollisionShape& shape, const btTransform& transform);
 
 // Where a segment must pass to hit the object, as rayTest and the batches test it before casting against
 // the object (both the same, so that an exact cast reporting a hit a rounding away from its shape, on a
@@ -103,15 +98,5 @@ void castAgainstShape(const Segment& segment, const btCollisionObject& object, c
 // (its leaf's volume, grown for motion, becomes NaN, and the nodes above it do not hold its box), so
 // rayTest could not reliably find it, and the batches must not either.
 Aabb<Scalar> rayBoxOf(const btCollisionObject& object);
-
-// btSingleRayCallback::process for an object whose broadphase box the segment meets: false once the
-// closest hit is at the segment's origin (nothing can be nearer), else cast() when wanted() (the
-// callback's needsCollision, or a batch's filter).
-template <class Wanted, class Cast>
-bool visitObject(const btCollisionWorld::RayResultCallback& callback, Wanted wanted, Cast cast) {
-    if (callback.m_closestHitFraction == Scalar(0)) return false;
-    if (wanted()) cast();
-    return true;
-}
 
 }  // namespace analytic::cast
