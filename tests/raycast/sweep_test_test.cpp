@@ -33,6 +33,7 @@
 #include "analytic/adapters/shape_primitives.hpp"
 #include "analytic/ray_test.hpp"
 #include "analytic/sweep_test.hpp"
+#include "analytic/world.hpp"
 #include "reference/distance_reference.hpp"
 #include "reference/sweep_reference.hpp"
 #include "support/grid_mesh.hpp"
@@ -735,6 +736,56 @@ TEST(SphereSweepSemantics, HitPointOnRotatedBoxesIsWhereTheSphereTouches) {
         EXPECT_NEAR((ours.m_hitPointWorld - centre).length(), btScalar(0.45), btScalar(2e-3));
     }
     EXPECT_GT(hits, 100);
+}
+
+// analytic::World's convexSweepTest sweeps spheres exactly, leaves other shapes to Bullet, and is reached
+// only through the World type (Bullet's is not virtual).
+TEST(SphereSweepWorld, ConvexSweepTestOfASphereIsOursOtherShapesBullets) {
+    btDefaultCollisionConfiguration configuration;
+    btCollisionDispatcher dispatcher(&configuration);
+    btDbvtBroadphase broadphase;
+    World<btCollisionWorld> world(&dispatcher, &broadphase, &configuration);
+    // A cube whose corner faces the sweep.
+    btBoxShape target(btVector3(1, 1, 1));
+    btCollisionObject object;
+    object.setCollisionShape(&target);
+    object.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(5, 5, 5)));
+    world.addCollisionObject(&object);
+    btSphereShape sphere(btScalar(0.5));
+    btBoxShape box(btVector3(btScalar(0.5), btScalar(0.5), btScalar(0.5)));
+    const btTransform from(btQuaternion(0.1, 0.2, 0.3), btVector3(0, 0, 0)),
+        to(btQuaternion::getIdentity(), btVector3(10, 10, 10));
+    const auto sweep = [&](const btCollisionWorld& through, const btConvexShape& shape) {
+        btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
+        if (&through == &world)
+            world.convexSweepTest(&shape, from, to, callback);
+        else
+            through.convexSweepTest(&shape, from, to, callback);
+        return callback;
+    };
+    const auto exact = sweep(world, sphere);
+    ASSERT_TRUE(exact.hasHit());
+    const btScalar diagonal = btSqrt(btScalar(300));
+    EXPECT_NEAR(exact.m_closestHitFraction, (btSqrt(btScalar(48)) - btScalar(0.5)) / diagonal, 1e-6);
+    EXPECT_NEAR(exact.m_hitPointWorld.x(), 4, 1e-5);
+    const Closest ours = sweepOurs(world, btScalar(0.5), from.getOrigin(), to.getOrigin());
+    EXPECT_EQ(exact.m_closestHitFraction, ours.m_closestHitFraction);
+    // Through the base class: Bullet's. A sweep of zero length overlapping the cube is an overlap test for
+    // ours, and nothing for Bullet's.
+    const btTransform inside(btQuaternion::getIdentity(), btVector3(btScalar(4.2), 5, 5));
+    btCollisionWorld::ClosestConvexResultCallback overlapOurs(inside.getOrigin(), inside.getOrigin()),
+        overlapBullets(inside.getOrigin(), inside.getOrigin());
+    world.convexSweepTest(&sphere, inside, inside, overlapOurs);
+    static_cast<const btCollisionWorld&>(world).convexSweepTest(&sphere, inside, inside, overlapBullets);
+    EXPECT_EQ(overlapOurs.m_hitCollisionObject, &object);
+    EXPECT_EQ(overlapOurs.m_closestHitFraction, 0);
+    EXPECT_EQ(overlapBullets.m_hitCollisionObject, nullptr);
+    // Another shape: Bullet's, the same answer through either.
+    const auto boxOurs = sweep(world, box),
+               boxBullets = sweep(static_cast<const btCollisionWorld&>(world), box);
+    ASSERT_TRUE(boxOurs.hasHit());
+    EXPECT_EQ(boxOurs.m_closestHitFraction, boxBullets.m_closestHitFraction);
+    world.removeCollisionObject(&object);
 }
 
 // ---- Hostile input -----------------------------------------------------------------------------------
