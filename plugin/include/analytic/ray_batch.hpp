@@ -128,27 +128,36 @@ struct BatchOptions {
 void rayTestBatch(const btCollisionWorld& world, std::span<const Ray> rays, std::span<RayHit> hits,
                   BatchOptions options = {});
 
-// Every hit of each ray of the last batch given it (rayTestBatchAllHits).
-class AllRayHits {
+namespace detail {
+struct AllHitsWriter;
+}
+
+// Every hit of each query (a ray: rayTestBatchAllHits; a sweep: sphereSweepBatchAllHits) of the last batch
+// given it.
+template <class Hit> class AllHits {
 public:
-    // The hits of rays[ray], nearest first (equal fractions in the order found), each a RayHit as
-    // rayTestBatch would give it; empty for a ray that hit nothing. The span is valid until this object
-    // is given to another batch or destroyed. Misuse: ray not below rayCount() (any ray before a first
-    // batch) throws std::out_of_range, its message naming the index and the count.
-    std::span<const RayHit> hitsOf(std::size_t ray) const {
-        if (ray >= rayCount()) [[unlikely]]
-            throwRayOutOfRange(ray);
-        return std::span<const RayHit>(hits_).subspan(firstHit_[ray], firstHit_[ray + 1] - firstHit_[ray]);
+    // The hits of the batch's query (rays[query], sweeps[query]), nearest first (equal fractions in the
+    // order found), each as the closest-hit batch would give it; empty for one that hit nothing. The span
+    // is valid until this object is given to another batch or destroyed. Misuse: query not below count()
+    // (any query before a first batch) throws std::out_of_range, its message naming the index and the
+    // count.
+    std::span<const Hit> hitsOf(std::size_t query) const {
+        if (query >= count()) [[unlikely]]
+            throwOutOfRange(query);
+        return std::span<const Hit>(hits_).subspan(firstHit_[query], firstHit_[query + 1] - firstHit_[query]);
     }
-    // The number of rays of the last batch given this object; 0 before the first.
-    std::size_t rayCount() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
+    // The number of queries of the last batch given this object; 0 before the first.
+    std::size_t count() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
+    std::size_t rayCount() const { return count(); }
 
 private:
-    [[noreturn]] void throwRayOutOfRange(std::size_t ray) const;
-    friend void rayTestBatchAllHits(const btCollisionWorld&, std::span<const Ray>, AllRayHits&, BatchOptions);
-    std::vector<RayHit> hits_;
-    std::vector<std::size_t> firstHit_;  // rays + 1 offsets into hits_
+    [[noreturn]] void throwOutOfRange(std::size_t query) const;  // ray_batch.cpp, for RayHit and SweepHit
+    friend struct detail::AllHitsWriter;
+    std::vector<Hit> hits_;
+    std::vector<std::size_t> firstHit_;  // queries + 1 offsets into hits_
 };
+
+using AllRayHits = AllHits<RayHit>;
 
 // Every hit each ray makes, as AllHitsRayResultCallback collects them from analytic::rayTest, sorted
 // nearest first: result.hitsOf(i) for rays[i].

@@ -66,12 +66,35 @@ template <class T> struct SlabRayLanes {
     }
 };
 
-// rayEntryIntoAabb for the four boxes at once, with maxT for the ray's, lane by lane the same arithmetic
-// (so the same entries, bit for bit): returns the boxes met as bits (bit i: box i), and sets entries[i]
-// for those met, +inf for the others.
+// A sphere's centre path as the four-wide walks take it: the boxes grown by the radius on every side (per
+// axis: a sphere in a scaled frame), which moves each slab's near bound toward the origin and its far bound
+// away from it: the same test with the origin moved by the growth toward the near side, and away from the
+// far side.
+template <class T> struct GrownSlabLanes : SlabRayLanes<T> {
+    using typename SlabRayLanes<T>::Lanes;
+    Lanes nearOrigin[3];
+    Lanes farOrigin[3];
+
+    template <class U>
+    GrownSlabLanes(const Vec3<U>& origin, const Vec3<U>& inverseDirection, const Vec3<U>& growth)
+        : SlabRayLanes<T>(origin, inverseDirection) {
+        for (int axis = 0; axis < 3; ++axis) {
+            const U toward =
+                analytic::detail::entersThroughHigh(inverseDirection, axis) ? -growth[axis] : growth[axis];
+            nearOrigin[axis] = Lanes{} + T(origin[axis] + toward);
+            farOrigin[axis] = Lanes{} + T(origin[axis] - toward);
+        }
+    }
+};
+
+namespace detail {
+
+// The slab test of four boxes against a ray whose near and far bounds are taken from these origins.
 template <class T>
-[[gnu::always_inline]] inline unsigned rayEntriesIntoAabbs(const SlabRayLanes<T>& ray, T maxT,
-                                                           const AabbLanes<T>& boxes, T (&entries)[4]) {
+[[gnu::always_inline]] inline unsigned entriesIntoAabbs(const SlabRayLanes<T>& ray,
+                                                        const typename AabbLanes<T>::Lanes (&nearOrigin)[3],
+                                                        const typename AabbLanes<T>::Lanes (&farOrigin)[3],
+                                                        T maxT, const AabbLanes<T>& boxes, T (&entries)[4]) {
     using Lanes = typename AabbLanes<T>::Lanes;
     const auto bounds = [&](std::ptrdiff_t offset, int part) {
         return *reinterpret_cast<const Lanes*>(reinterpret_cast<const char*>(&boxes.bounds[0][0][part]) +
@@ -82,9 +105,9 @@ template <class T>
         Lanes entry = Lanes{} * T(0), exit = Lanes{} + maxT;
         for (int axis = 0; axis < 3; ++axis) {
             const Lanes near =
-                (bounds(ray.nearBounds[axis], part) - ray.origin[axis]) * ray.inverseDirection[axis];
+                (bounds(ray.nearBounds[axis], part) - nearOrigin[axis]) * ray.inverseDirection[axis];
             const Lanes far =
-                (bounds(ray.farBounds[axis], part) - ray.origin[axis]) * ray.inverseDirection[axis];
+                (bounds(ray.farBounds[axis], part) - farOrigin[axis]) * ray.inverseDirection[axis];
             entry = near > entry ? near : entry;  // NaN (0 * inf) leaves the bound, as in rayEntryIntoAabb
             exit = far < exit ? far : exit;
         }
@@ -94,6 +117,24 @@ template <class T>
         met |= detail::signBits(Lanes(isMet)) << (part * AabbLanes<T>::partLanes);
     }
     return met;
+}
+
+}  // namespace detail
+
+// rayEntryIntoAabb for the four boxes at once, with maxT for the ray's, lane by lane the same arithmetic
+// (so the same entries, bit for bit): returns the boxes met as bits (bit i: box i), and sets entries[i]
+// for those met, +inf for the others.
+template <class T>
+[[gnu::always_inline]] inline unsigned rayEntriesIntoAabbs(const SlabRayLanes<T>& ray, T maxT,
+                                                           const AabbLanes<T>& boxes, T (&entries)[4]) {
+    return detail::entriesIntoAabbs(ray, ray.origin, ray.origin, maxT, boxes, entries);
+}
+
+// The same for the boxes grown as the path's lanes say.
+template <class T>
+[[gnu::always_inline]] inline unsigned rayEntriesIntoAabbs(const GrownSlabLanes<T>& path, T maxT,
+                                                           const AabbLanes<T>& boxes, T (&entries)[4]) {
+    return detail::entriesIntoAabbs(path, path.nearOrigin, path.farOrigin, maxT, boxes, entries);
 }
 
 }  // namespace analytic::cast

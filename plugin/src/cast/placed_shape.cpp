@@ -118,7 +118,13 @@ template <class Query> struct CastAgainst {
     void operator()(const BulletTarget& other) const {
         query.castWithBullet(object, *other.shape, other.transform);
     }
-    template <class Solid> void operator()(const Solid& solid) const { query.castSolid(object, solid); }
+    template <class Solid> void operator()(const Solid& solid) const {
+        if constexpr (Query::template castsExactly<Solid>)
+            query.castSolid(object, solid);
+        else  // only a snapshot's target gets here (visitPlacedShape makes the others Bullet's): the object's
+              // own shape
+            query.castWithBullet(object, *object.getCollisionShape(), object.getWorldTransform());
+    }
 };
 
 }  // namespace
@@ -148,6 +154,7 @@ template <class Query> void castAgainstShape(const Query& query, const btCollisi
 }
 
 template void castAgainstTarget(const RayQuery&, const btCollisionObject&, const PlacedShape&);
+template void castAgainstTarget(const SphereQuery&, const btCollisionObject&, const PlacedShape&);
 template void castAgainstShape(const RayQuery&, const btCollisionObject&, const btCollisionShape&,
                                const btTransform&);
 template void castAgainstShape(const SphereQuery&, const btCollisionObject&, const btCollisionShape&,

@@ -78,7 +78,7 @@ void placeShape(const btCollisionShape& shape, const btTransform& transform, Pla
 // - a compound: its children whose boxes the path meets, nearest first when it has its tree of them,
 //   each hit carrying part -1 and the child's index unless the child gave its own (a mesh's triangle);
 // - anything else, and a solid the query does not cast exactly: Bullet's own.
-// Instantiated for RayQuery.
+// Instantiated for RayQuery and SphereQuery.
 template <class Query>
 void castAgainstTarget(const Query& query, const btCollisionObject& object, const PlacedShape& target);
 

@@ -28,6 +28,15 @@ Scalar RayScene::batchReach(std::span<const Ray> rays) {
     return reach;
 }
 
+Scalar RayScene::batchReach(std::span<const Sweep> sweeps) {
+    Scalar reach = 0;
+    for (const Sweep& sweep : sweeps) {
+        const Scalar sweepReach = rayReachOf(segmentRay(toGlm(sweep.from), toGlm(sweep.to))) + sweep.radius;
+        if (sweepReach <= WideBvh::maxWalkReach) reach = std::max(reach, sweepReach);  // NaN: not walked
+    }
+    return reach;
+}
+
 namespace {
 
 // The snapshot's objects are shared among threads in chunks of this many.
@@ -129,6 +138,8 @@ RayScene::RayScene(const btCollisionWorld& world, BatchCache* cache, Scalar rayR
             placeShape(*object.getCollisionShape(), object.getWorldTransform(), item.target);
         }
     });
+    for (std::size_t i = 0; i < items_.size(); ++i)
+        if (std::holds_alternative<PlaneTarget>(items_[i].target)) halfSpaces_.push_back(i);
     if (cache) {
         for (Item& item : items_)
             attachTree(item.target);

@@ -16,6 +16,8 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
 #include "analytic/ray_batch.hpp"
+#include "analytic/sweep_batch.hpp"
+#include "cast/box_lanes.hpp"
 #include "cast/dbvt_walk.hpp"
 #include "cast/mesh_tree.hpp"
 #include "cast/placed_shape.hpp"
@@ -46,10 +48,14 @@ public:
     // The largest origin coordinate plus largest direction component of the batch's rays (segments) that
     // the tree can walk (WideBvh::maxWalkReach).
     static Scalar batchReach(std::span<const Ray> rays);
+    // The same for a batch of sweeps: their centres' paths' reach plus their radii.
+    static Scalar batchReach(std::span<const Sweep> sweeps);
 
     // Whether walk takes the segment (usable, isValidRay): its coordinates within the tree's reach. The
     // others (coordinates beyond float's range, say) go through walkEvery.
     bool walks(const RayPath<Scalar>& segment) const { return tree_->covers(segment); }
+    // Whether walkSwept takes a sphere's centre path (finite) for this radius.
+    bool walks(const RayPath<Scalar>& path, Scalar radius) const { return tree_->covers(path, radius); }
 
     // Calls visit(item) for the items whose boxes the ray meets, in the tree's near-to-far order for the
     // ray's direction, skipping what it enters beyond the callback's closest hit so far; stops when visit
@@ -68,8 +74,35 @@ public:
             if (!visit(item)) return;
     }
 
+    // A sphere's walk: visit(item) for the items other than static planes whose boxes, grown by the
+    // radius (the lanes'), the centre's path meets, in the tree's near-to-far order, skipping what it
+    // enters beyond `closest` (read again at every step); stops when visit returns false. The path must be
+    // one walks takes with the radius. Static planes (their boxes in the tree are where a ray can hit
+    // them, not the half-space a sphere meets) are visitHalfSpaces'.
+    template <class Visit>
+    void walkSwept(const GrownSlabLanes<float>& path, const Scalar& closest, Visit visit) const {
+        tree_->walk(
+            path, [&] { return closest; },
+            [&](std::size_t item) {
+                const Item& reached = items_[item];
+                return std::holds_alternative<PlaneTarget>(reached.target) || visit(reached);
+            });
+    }
+    // For a path walkSwept does not take: visit(item) for every item but the static planes.
+    template <class Visit> void walkEverySwept(Visit visit) const {
+        for (const Item& item : items_)
+            if (!std::holds_alternative<PlaneTarget>(item.target) && !visit(item)) return;
+    }
+    // visit(item) for the static planes; false when visit stopped.
+    template <class Visit> bool visitHalfSpaces(Visit visit) const {
+        for (const std::size_t index : halfSpaces_)
+            if (!visit(items_[index])) return false;
+        return true;
+    }
+
 private:
     std::vector<Item> items_;              // in the tree's order
+    std::vector<std::size_t> halfSpaces_;  // the items that are static planes
     std::shared_ptr<const WideBvh> tree_;  // shared with the cache, which may replace its own meanwhile
     std::vector<std::shared_ptr<const MeshTree>> meshTrees_;  // those the items' targets point to
 };

@@ -85,8 +85,9 @@ bool grazes(const RayPath<Scalar>& path, Scalar radius, const Triangle<Scalar>& 
 
 }  // namespace
 
-Aabb<Scalar> SphereQuery::gateOf(const btCollisionObject& object) const {
-    const Aabb<Scalar> box = boxOf(object);
+Aabb<Scalar> SphereQuery::gateOf(const btCollisionObject& object) const { return grownGate(boxOf(object)); }
+
+Aabb<Scalar> SphereQuery::grownGate(const Aabb<Scalar>& box) const {
     if (!isFinite(box.min) || !isFinite(box.max)) return {Vec3<Scalar>(1), Vec3<Scalar>(-1)};
     const Scalar growth =
         radius + slabRoundingPadding<Scalar>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) +

@@ -57,6 +57,8 @@ struct SphereQuery {
     // radius and the rounding of the path's coordinates; empty (met by none) when the box is not finite,
     // as rayBoxOf's (placed_shape.hpp).
     Aabb<Scalar> gateOf(const btCollisionObject& object) const;
+    // The same from a box taken before (a snapshot's): grown, or empty when not finite.
+    Aabb<Scalar> grownGate(const Aabb<Scalar>& box) const;
     // The growth of boxes in a frame scaled by `scaling` from a rigid one: the box of the sphere there.
     Vec3<Scalar> growthIn(const btVector3& scaling) const {
         if (radius == 0) return Vec3<Scalar>(0);

@@ -74,6 +74,10 @@ public:
     // Whether the boxes' growth covers the rounding of this ray's walk (its coordinates within rayReach,
     // and within maxWalkReach).
     bool covers(const RayPath<Scalar>& ray) const { return rayReachOf(ray) <= rayReach_; }
+    // The same for a sphere's centre path, boxes grown by up to `growth` on an axis.
+    bool covers(const RayPath<Scalar>& path, Scalar growth) const {
+        return rayReachOf(path) + growth <= rayReach_;
+    }
 
     // Calls visit(item) (an index into the tree's order, or into leaves()) for the items whose boxes the
     // ray meets before reach() (asked again at every step: hits shrink it); stops when visit returns false.
@@ -84,9 +88,10 @@ public:
     // met are kept, to be entered later if the ray still reaches them. No branch depends on which
     // children a ray meets: that is unpredictable, and a mispredicted branch costs as much as a node's box
     // test. The ray (lanesOf) must be usable (isValidRay) and covered (covers).
-    template <class Reach, class Visit, class ItemData = std::nullptr_t>
-    void walk(const SlabRayLanes<float>& ray, Reach reach, Visit visit,
-              const ItemData* items = nullptr) const {
+    // A sphere's centre path (GrownSlabLanes) is walked the same way, its boxes grown; it must be covered
+    // with its growth (covers with the radius).
+    template <class Reach, class Visit, class ItemData = std::nullptr_t, class Lanes = SlabRayLanes<float>>
+    void walk(const Lanes& ray, Reach reach, Visit visit, const ItemData* items = nullptr) const {
         if (nodes_.empty()) return;
         // Without items, an item's slot asks for the root, which is there already.
         constexpr bool hasItemData = !std::is_null_pointer_v<ItemData>;
