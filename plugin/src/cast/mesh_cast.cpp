@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
@@ -180,8 +181,12 @@ void castAgainstMesh(const Query& query, const btCollisionObject& object, const 
     if (!query.takes(meshRay)) return;
     typename Query::TriangleReporter reporter = query.triangleReporter(meshRay, object, scaling, transform);
     if (!(reporter.running() > 0)) return;
-    if constexpr (Query::walksMeshTrees)
+    const Vec3<Scalar> growth = query.growthIn(scaling);
+    if constexpr (std::is_same_v<Query, RayQuery>) {
         if (mesh.tree && mesh.tree->cast(meshRay, reporter)) return;
+    } else {
+        if (mesh.tree && isFinite(growth) && mesh.tree->cast(meshRay, growth, reporter)) return;
+    }
     narrowphase::BvhTriangles<typename Query::TriangleReporter> triangles(*bvhMesh->getMeshInterface(),
                                                                           btVector3(1, 1, 1), reporter);
     const auto walk = [&](const auto& tree) {
@@ -189,7 +194,6 @@ void castAgainstMesh(const Query& query, const btCollisionObject& object, const 
             triangles.processNode(tree.partId(leaf), tree.triangleIndex(leaf));
         });
     };
-    const Vec3<Scalar> growth = query.growthIn(scaling);
     if (bvh->*BvhMembers::isQuantized)
         walk(QuantizedTree(*bvh, meshRay, growth));
     else

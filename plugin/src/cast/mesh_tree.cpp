@@ -143,4 +143,35 @@ bool MeshTree::cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) 
     return true;
 }
 
+bool MeshTree::cast(const RayPath<Scalar>& meshPath, const Vec3<Scalar>& growth,
+                    SphereQuery::TriangleReporter& reporter) const {
+    if (!tree_.covers(meshPath, maxAbsComponent(growth))) return false;
+    const SlabRay<Scalar> slab = slabRayOf(meshPath);
+    const Scalar reach = rayReachOf(meshPath) + maxAbsComponent(growth);
+    tree_.walk(
+        GrownSlabLanes<float>(meshPath.origin, Scalar(1) / meshPath.direction, growth),
+        [&] { return std::min(reporter.running(), Scalar(1)); },
+        [&](std::size_t index) {
+            const Leaf& leaf = leaves_[index];
+            for (int triangle = 0; triangle < leaf.triangles.triangleCount; ++triangle) {
+                // The triangle's own box, grown, before its sweep: a leaf's box holds eight.
+                const Triangle<Scalar> vertices = leaf.triangles.triangle(triangle);
+                const Aabb<Scalar> box = boundsOf(vertices);
+                // Grown, and by the rounding of the test (as the mesh walks grow their boxes: mesh_cast.hpp).
+                const Vec3<Scalar> padding =
+                    growth + slabRoundingPadding<Scalar>(
+                                 std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) + reach);
+                if (!rayOverlapsAabb(slab, std::min(reporter.running(), Scalar(1)),
+                                     {box.min - padding, box.max + padding}))
+                    continue;
+                const TriangleName& name = leaf.names[triangle];
+                reporter(vertices, name.partId, name.triangleIndex);
+                if (!(reporter.running() > 0)) return false;
+            }
+            return true;
+        },
+        leaves_.data());
+    return true;
+}
+
 }  // namespace analytic::cast

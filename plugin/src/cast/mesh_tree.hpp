@@ -16,6 +16,7 @@
 
 #include "analytic/geometry/primitives.hpp"
 #include "analytic/geometry/ray_triangle.hpp"
+#include "cast/sphere_query.hpp"
 #include "cast/triangle_lanes.hpp"
 #include "cast/triangle_reporter.hpp"
 #include "cast/wide_bvh.hpp"
@@ -36,6 +37,12 @@ public:
     // False, with nothing reported, when the ray's coordinates are too large for the boxes' growth (see
     // WideBvh::covers): the caller walks Bullet's tree instead.
     bool cast(const RayPath<Scalar>& meshRay, TriangleReporter& reporter) const;
+
+    // The same for a sphere's centre path (finite), the boxes grown by `growth` (the sphere's box in the
+    // unscaled mesh's frame): every triangle of each leaf reached goes to the sweep's reporter. False, with
+    // nothing reported, when the path's coordinates and growth are too large for the boxes' growth.
+    bool cast(const RayPath<Scalar>& meshPath, const Vec3<Scalar>& growth,
+              SphereQuery::TriangleReporter& reporter) const;
 
 private:
     // One subpart's layout as getLockedReadOnlyVertexIndexBase gives it: counts, types and strides.

@@ -22,8 +22,6 @@ struct RayQuery {
     using Callback = btCollisionWorld::RayResultCallback;
     using Result = btCollisionWorld::LocalRayResult;
     using TriangleReporter = cast::TriangleReporter;
-    // A batch's own mesh trees (mesh_tree.hpp) walk rays.
-    static constexpr bool walksMeshTrees = true;
     // Every solid of the core's list, and hulls with their faces, are cast exactly.
     template <class Solid> static constexpr bool castsExactly = true;
 

@@ -35,7 +35,6 @@ struct SphereQuery {
     using Callback = btCollisionWorld::ConvexResultCallback;
     using Result = btCollisionWorld::LocalConvexResult;
     class TriangleReporter;
-    static constexpr bool walksMeshTrees = false;
     // The solids the core sweeps exactly; the others are Bullet's to cast.
     template <class Solid> static constexpr bool castsExactly = std::is_same_v<Solid, Sphere<Scalar>> ||
                                                                 std::is_same_v<Solid, Obb<Scalar>> ||
