@@ -89,33 +89,64 @@ private:
 // at NaN (or of Bullet's box of a mesh with a vertex at infinity, inf * 0) on to some of its ancestors and
 // not to others: such an ancestor's NaN says nothing of the other objects under it, which are still
 // found. The objects themselves are tested by their shapes' boxes, where a NaN is none (ray_test.cpp).
-inline Scalar rayEntryIntoNodeBox(const SlabRay<Scalar>& ray, Scalar maxT, const Aabb<Scalar>& box) {
+// The same with each slab's near bound tested from nearOrigin and its far bound from farOrigin: a sphere's
+// path, its boxes grown by the radius (GrownPath).
+[[gnu::always_inline]] inline Scalar entryIntoNodeBox(const SlabRay<Scalar>& ray,
+                                                      const Vec3<Scalar>& nearOrigin,
+                                                      const Vec3<Scalar>& farOrigin, Scalar maxT,
+                                                      const Aabb<Scalar>& box) {
     Scalar entry = 0, exit = maxT;
     for (int axis = 0; axis < 3; ++axis) {
         const bool throughHigh = std::signbit(ray.inverseDirection[axis]);
         const Scalar near =
-            ((throughHigh ? box.max : box.min)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+            ((throughHigh ? box.max : box.min)[axis] - nearOrigin[axis]) * ray.inverseDirection[axis];
         const Scalar far =
-            ((throughHigh ? box.min : box.max)[axis] - ray.origin[axis]) * ray.inverseDirection[axis];
+            ((throughHigh ? box.min : box.max)[axis] - farOrigin[axis]) * ray.inverseDirection[axis];
         entry = near > entry ? near : entry;  // NaN leaves the bound
         exit = far < exit ? far : exit;
     }
     return entry <= exit ? entry : std::numeric_limits<Scalar>::quiet_NaN();
 }
 
-// Calls visitLeaf(leaf) for the leaves of the trees under the roots (null for none) whose boxes, grown
-// as grow grows them (NoGrowth for a ray, Growth for a sphere: query.hpp), the path meets (a NaN bound
-// counted as none, see rayEntryIntoNodeBox), nearest box first, skipping boxes it enters beyond the
-// closest hit so far (`closest`, read again before every node: hits shrink it); stops when visitLeaf
-// returns false.
-template <class Grow, class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots,
-                                                     const SlabRay<Scalar>& ray, const Scalar& closest,
-                                                     Grow grow, VisitLeaf visitLeaf) {
+inline Scalar rayEntryIntoNodeBox(const SlabRay<Scalar>& ray, Scalar maxT, const Aabb<Scalar>& box) {
+    return entryIntoNodeBox(ray, ray.origin, ray.origin, maxT, box);
+}
+
+// A sphere's path as walkDbvt takes it: the origin moved toward each slab's near side by the radius for
+// its near bound and away for its far bound, which is the test of the box grown by the radius without
+// growing each box.
+struct GrownPath {
+    const SlabRay<Scalar>& ray;
+    Vec3<Scalar> nearOrigin, farOrigin;
+
+    GrownPath(const SlabRay<Scalar>& path, Scalar radius) : ray(path) {
+        for (int axis = 0; axis < 3; ++axis) {
+            const Scalar toward = std::signbit(path.inverseDirection[axis]) ? -radius : radius;
+            nearOrigin[axis] = path.origin[axis] + toward;
+            farOrigin[axis] = path.origin[axis] - toward;
+        }
+    }
+    Scalar entry(Scalar maxT, const Aabb<Scalar>& box) const {
+        return entryIntoNodeBox(ray, nearOrigin, farOrigin, maxT, box);
+    }
+};
+
+// A ray's path as walkDbvt takes it.
+struct RayPathEntry {
+    const SlabRay<Scalar>& ray;
+    Scalar entry(Scalar maxT, const Aabb<Scalar>& box) const { return rayEntryIntoNodeBox(ray, maxT, box); }
+};
+
+// Calls visitLeaf(leaf) for the leaves of the trees under the roots (null for none) whose boxes the path
+// meets (RayPathEntry for a ray, GrownPath for a sphere: its boxes grown by the radius; a NaN bound counted
+// as none, see rayEntryIntoNodeBox), nearest box first, skipping boxes it enters beyond the closest hit so
+// far (`closest`, read again before every node: hits shrink it); stops when visitLeaf returns false.
+template <class Path, class VisitLeaf> void walkDbvt(std::array<const btDbvtNode*, 2> roots, const Path& path,
+                                                     const Scalar& closest, VisitLeaf visitLeaf) {
     PendingStack<const btDbvtNode*> pending;
     Scalar maxT = closest;
     const auto entryInto = [&](const btDbvtNode* node) {
-        return node ? rayEntryIntoNodeBox(ray, maxT, grow(boxOf(node->volume)))
-                    : std::numeric_limits<Scalar>::quiet_NaN();
+        return node ? path.entry(maxT, boxOf(node->volume)) : std::numeric_limits<Scalar>::quiet_NaN();
     };
     // Two nodes pushed farther first, so the nearer is visited first (NaN: not met, never pushed).
     const auto considerPair = [&](const btDbvtNode* a, const btDbvtNode* b) {

@@ -55,7 +55,7 @@ template <class Query> void castAgainstCompound(const Query& query, const btColl
         const SlabRay<Scalar> local = slabRayOf(segmentRay(toGlm(compound.transform.invXform(segment.from)),
                                                            toGlm(compound.transform.invXform(segment.to))));
         if (isFinite(local.origin) && isFinite(local.direction))
-            walkDbvt({tree->m_root, nullptr}, local, callback.m_closestHitFraction, query.growth(),
+            walkDbvt({tree->m_root, nullptr}, query.growth().pathOf(local), callback.m_closestHitFraction,
                      [&](const btDbvtNode& leaf) { return castAgainstChild(leaf.dataAsInt); });
         return;
     }

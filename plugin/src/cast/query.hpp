@@ -13,6 +13,7 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/primitives.hpp"
+#include "cast/dbvt_walk.hpp"
 
 namespace analytic::cast {
 
@@ -25,6 +26,7 @@ struct Segment {
 // A box as a ray's walk tests it: unchanged (the ray is a point moving along the segment).
 struct NoGrowth {
     Aabb<Scalar> operator()(const Aabb<Scalar>& box) const { return box; }
+    RayPathEntry pathOf(const SlabRay<Scalar>& ray) const { return {ray}; }
 };
 
 // A box as a sphere's walk tests it: grown by the radius on every side, the box of the box swept by
@@ -32,6 +34,7 @@ struct NoGrowth {
 struct Growth {
     Scalar radius;
     Aabb<Scalar> operator()(const Aabb<Scalar>& box) const { return {box.min - radius, box.max + radius}; }
+    GrownPath pathOf(const SlabRay<Scalar>& ray) const { return {ray, radius}; }
 };
 
 // btSingleRayCallback::process (and btSingleSweepCallback::process) for an object whose broadphase box

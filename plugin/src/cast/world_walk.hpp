@@ -42,8 +42,8 @@ void castThroughWorld(const btCollisionWorld& world, const Query& query, const S
     const btBroadphaseInterface& broadphase = *world.getBroadphase();
     if (typeid(broadphase) == typeid(btDbvtBroadphase)) {
         const auto& dbvt = static_cast<const btDbvtBroadphase&>(broadphase);
-        walkDbvt({dbvt.m_sets[0].m_root, dbvt.m_sets[1].m_root}, slab, query.callback.m_closestHitFraction,
-                 query.growth(), [&](const btDbvtNode& leaf) {
+        walkDbvt({dbvt.m_sets[0].m_root, dbvt.m_sets[1].m_root}, query.growth().pathOf(slab),
+                 query.callback.m_closestHitFraction, [&](const btDbvtNode& leaf) {
                      return visitProxy(query, slab, *static_cast<btBroadphaseProxy*>(leaf.data));
                  });
         return;
