@@ -52,7 +52,9 @@ protected:
     //   cache's overlap filter, the dispatcher's needsCollision and needsResponse, objects with contact
     //   response; each contact is weighed on its own before the nearest is chosen, and one whose normal
     //   does not oppose the motion by more than dispatchInfo.m_allowedCcdPenetration (Bullet's 0.04,
-    //   against the motion's length) is ignored, so a graze of a mesh's floor does not hide its wall;
+    //   against the motion's length) is ignored, so a graze of a mesh's floor does not hide its wall, unless
+    //   the motion would carry the swept sphere's centre past the obstacle's surface there (Bullet ignores
+    //   it all the same, and a slow sphere pressed into a thin mesh wall passes through);
     // - the clamp ("time stealing"): a body stopped at fraction f is integrated over f of the step (its
     //   velocity unchanged), as Bullet's; predictive contacts: one per swept body that meets something,
     //   Bullet's manifold point (at the sphere's centre at contact, its normal, its distance along it,
