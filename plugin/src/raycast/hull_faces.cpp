@@ -73,6 +73,13 @@ public:
         return product;
     }
     int sign() const { return size_ == 0 ? 0 : (parts_[size_ - 1] > 0 ? 1 : -1); }
+    // The value, rounded (within a few roundings of it: the parts, smallest first).
+    double estimate() const {
+        double sum = 0;
+        for (int i = 0; i < size_; ++i)
+            sum += parts_[i];
+        return sum;
+    }
 
 private:
     std::array<double, kCapacity> parts_{};
@@ -316,7 +323,8 @@ bool HullBuilder::addPoint(int face) {
         horizonFrom_[e.from] = -1;
     for (const int f : visible)
         triangles_[f].visible = false;
-    if (!simple) return false;
+    // (A point sees some face but never all of them: an empty horizon would be a broken hull.)
+    if (!simple || horizon.empty()) return false;
     // The cone from the eye to the horizon, each new face linked to the face beyond its horizon edge and
     // to its neighbours in the cone.
     const int first = int(triangles_.size());
@@ -370,8 +378,11 @@ struct Loops {
 };
 
 // Merges the exactly coplanar neighbouring triangles into one polygon each and drops the vertices exactly on
-// a straight run of a polygon's boundary; nullopt if a polygon's boundary is not one convex cycle.
-std::optional<Loops> mergeCoplanar(std::span<const Point> points, const std::vector<Triangle>& triangles) {
+// a straight run of a polygon's boundary; nullopt if a polygon's boundary is not one convex cycle. With a
+// tolerance > 0, also merges into each facet (largest first) its neighbours whose every vertex lies within
+// the tolerance of its plane: the faces of points rounded off a common plane (a rotated box's in btScalar).
+std::optional<Loops> mergeCoplanar(std::span<const Point> points, const std::vector<Triangle>& triangles,
+                                   double tolerance) {
     const int count = int(triangles.size());
     std::vector<int> parent(count);
     std::iota(parent.begin(), parent.end(), 0);
@@ -389,6 +400,89 @@ std::optional<Loops> mergeCoplanar(std::span<const Point> points, const std::vec
                 parent[find(parent, g)] = find(parent, f);
         }
     }
+    std::vector<int> regionOf(count, -1);
+    for (int f = 0; f < count; ++f)
+        if (triangles[f].alive) regionOf[f] = find(parent, f);
+    // The regions' area vectors (twice the area along the normal), for their normals.
+    std::vector<Point> area(count, Point{0, 0, 0});
+    for (int f = 0; f < count; ++f) {
+        if (!triangles[f].alive) continue;
+        const Point& a = points[triangles[f].v[0]];
+        const Point& b = points[triangles[f].v[1]];
+        const Point& c = points[triangles[f].v[2]];
+        const double ux = b[0] - a[0], uy = b[1] - a[1], uz = b[2] - a[2];
+        const double vx = c[0] - a[0], vy = c[1] - a[1], vz = c[2] - a[2];
+        Point& sum = area[regionOf[f]];
+        sum[0] += uy * vz - uz * vy;
+        sum[1] += uz * vx - ux * vz;
+        sum[2] += ux * vy - uy * vx;
+    }
+    auto dot = [](const Point& a, const Point& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+    // Each region's largest triangle (by its rounded area).
+    std::vector<int> representative(count, -1);
+    std::vector<double> largestArea(count, -1);
+    auto updateRepresentative = [&](int region, int f) {
+        const Point& a = points[triangles[f].v[0]];
+        const Point& b = points[triangles[f].v[1]];
+        const Point& c = points[triangles[f].v[2]];
+        const Point u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w{c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        const Point cross{u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+        if (const double size = dot(cross, cross); size > largestArea[region] || representative[region] < 0) {
+            largestArea[region] = size;
+            representative[region] = f;
+        }
+    };
+    if (tolerance > 0) {
+        std::vector<std::vector<int>> members(count), corners(count);
+        std::vector<int> roots;
+        for (int f = 0; f < count; ++f) {
+            if (!triangles[f].alive) continue;
+            const int r = regionOf[f];
+            if (members[r].empty()) roots.push_back(r);
+            members[r].push_back(f);
+            corners[r].insert(corners[r].end(), triangles[f].v.begin(), triangles[f].v.end());
+        }
+        for (const int r : roots) {
+            std::sort(corners[r].begin(), corners[r].end());
+            corners[r].erase(std::unique(corners[r].begin(), corners[r].end()), corners[r].end());
+        }
+        std::sort(roots.begin(), roots.end(),
+                  [&](int a, int b) { return dot(area[a], area[a]) > dot(area[b], area[b]); });
+        std::vector<int> group(count, -1);
+        for (const int seed : roots) {
+            if (group[seed] >= 0) continue;
+            group[seed] = seed;
+            const double length = std::sqrt(dot(area[seed], area[seed]));
+            if (!(length > 0) || !std::isfinite(length)) continue;
+            const Point n{area[seed][0] / length, area[seed][1] / length, area[seed][2] / length};
+            double offset = -std::numeric_limits<double>::infinity();
+            for (const int v : corners[seed])
+                offset = std::max(offset, dot(n, points[v]));
+            std::vector<int> queue{seed};
+            for (std::size_t q = 0; q < queue.size(); ++q)
+                for (const int f : members[queue[q]])
+                    for (const int g : triangles[f].adjacent) {
+                        const int r = regionOf[g];
+                        if (group[r] >= 0) continue;
+                        const bool near = std::all_of(corners[r].begin(), corners[r].end(), [&](int v) {
+                            return std::abs(dot(n, points[v]) - offset) <= tolerance;
+                        });
+                        if (!near) continue;
+                        group[r] = seed;
+                        queue.push_back(r);
+                    }
+        }
+        for (int f = 0; f < count; ++f)
+            if (triangles[f].alive) regionOf[f] = group[regionOf[f]];
+        std::fill(representative.begin(), representative.end(), -1);
+        std::vector<Point> merged(count, Point{0, 0, 0});
+        for (const int r : roots)
+            for (int k = 0; k < 3; ++k)
+                merged[group[r]][k] += area[r][k];
+        area = std::move(merged);
+    }
+    for (int f = 0; f < count; ++f)
+        if (triangles[f].alive) updateRepresentative(regionOf[f], f);
     // Each region's boundary edges, grouped by region.
     struct Boundary {
         int region, from, to;
@@ -397,14 +491,18 @@ std::optional<Loops> mergeCoplanar(std::span<const Point> points, const std::vec
     for (int f = 0; f < count; ++f) {
         const Triangle& t = triangles[f];
         if (!t.alive) continue;
-        const int region = find(parent, f);
+        const int region = regionOf[f];
         for (int k = 0; k < 3; ++k)
-            if (find(parent, t.adjacent[k]) != region) boundary.push_back({region, t.v[k], t.v[(k + 1) % 3]});
+            if (regionOf[t.adjacent[k]] != region) boundary.push_back({region, t.v[k], t.v[(k + 1) % 3]});
     }
     std::sort(boundary.begin(), boundary.end(), [](const Boundary& a, const Boundary& b) {
         return a.region != b.region ? a.region < b.region : a.from < b.from;
     });
     Loops loops;
+    struct Projection {
+        int i, j, turn;
+    };
+    std::vector<Projection> projections;
     for (std::size_t begin = 0; begin < boundary.size();) {
         std::size_t end = begin;
         while (end < boundary.size() && boundary[end].region == boundary[begin].region)
@@ -425,13 +523,22 @@ std::optional<Loops> mergeCoplanar(std::span<const Point> points, const std::vec
             at = next->to;
         } while (at != edges[0].from && loop.size() <= edges.size());
         if (loop.size() != edges.size() || loop.size() < 3) return std::nullopt;
-        // The plane's dominant axis: the projection along it keeps turns and collinearity.
-        const Triangle& t = triangles[region];
-        int axis = 0;
-        for (int k = 1; k < 3; ++k)
-            if (std::abs(t.normal[k]) > std::abs(t.normal[axis])) axis = k;
-        const int i = (axis + 1) % 3, j = (axis + 2) % 3;
-        const int turn = t.normal[axis] > 0 ? 1 : -1;  // a convex turn's sign, seen along the axis
+        // A projection along an axis the plane is not parallel to keeps turns and collinearity: the largest
+        // component of the (rounded) area vector, unless the exact orientation of the region's largest
+        // triangle (outward, counter-clockwise) seen along it is 0 (a sliver's rounded normal can be wrong).
+        const Point& normal = area[region];
+        const Triangle& largest = triangles[representative[region]];
+        std::array<int, 3> axes{0, 1, 2};
+        std::sort(axes.begin(), axes.end(),
+                  [&](int a, int b) { return std::abs(normal[a]) > std::abs(normal[b]); });
+        int i = 0, j = 0, turn = 0;  // a convex turn's sign, seen along the axis
+        for (const int axis : axes) {
+            i = (axis + 1) % 3;
+            j = (axis + 2) % 3;
+            turn = orient2d(points[largest.v[0]], points[largest.v[1]], points[largest.v[2]], i, j);
+            if (turn != 0) break;
+        }
+        if (turn == 0) return std::nullopt;
         for (bool removed = true; removed && loop.size() > 3;) {
             removed = false;
             for (std::size_t m = 0; m < loop.size() && loop.size() > 3; ++m) {
@@ -445,12 +552,43 @@ std::optional<Loops> mergeCoplanar(std::span<const Point> points, const std::vec
                 }
             }
         }
+        loops.faces.push_back(std::move(loop));
+        projections.push_back({i, j, turn});
+    }
+    if (tolerance > 0) {
+        // A vertex between two merged faces only, within the tolerance of the line through its neighbours,
+        // is a rounding off a straight edge: dropped from both loops.
+        std::vector<int> faces(points.size(), 0);
+        for (const std::vector<int>& loop : loops.faces)
+            for (const int v : loop)
+                ++faces[v];
+        std::vector<char> dropped(points.size(), 0);
+        for (const std::vector<int>& loop : loops.faces)
+            for (std::size_t m = 0; m < loop.size(); ++m) {
+                const int v = loop[m];
+                if (faces[v] != 2) continue;
+                const Point& a = points[loop[(m + loop.size() - 1) % loop.size()]];
+                const Point& b = points[v];
+                const Point& c = points[loop[(m + 1) % loop.size()]];
+                const Point u{c[0] - a[0], c[1] - a[1], c[2] - a[2]},
+                    w{b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+                const Point cross{u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                                  u[0] * w[1] - u[1] * w[0]};
+                if (std::sqrt(dot(cross, cross)) <= tolerance * std::sqrt(dot(u, u))) dropped[v] = 1;
+            }
+        for (std::vector<int>& loop : loops.faces)
+            std::erase_if(loop, [&](int v) { return dropped[v] != 0; });
+    }
+    // Every loop a strictly convex polygon, counter-clockwise seen from outside.
+    for (std::size_t f = 0; f < loops.faces.size(); ++f) {
+        const std::vector<int>& loop = loops.faces[f];
+        const auto [i, j, turn] = projections[f];
         const std::size_t size = loop.size();
+        if (size < 3) return std::nullopt;
         for (std::size_t m = 0; m < size; ++m)
             if (orient2d(points[loop[m]], points[loop[(m + 1) % size]], points[loop[(m + 2) % size]], i, j) !=
                 turn)
                 return std::nullopt;
-        loops.faces.push_back(std::move(loop));
     }
     return loops;
 }
@@ -473,18 +611,53 @@ int exactDotMinus(const Vec3<btScalar>& normal, const btVector3& p, btScalar val
     return sum.sign();
 }
 
-// The btScalar nearest above value (value finite).
+// The btScalar nearest above value (value finite); +infinity above the largest btScalar.
 btScalar roundUp(double value) {
+    constexpr double largest = double(std::numeric_limits<btScalar>::max());
+    if (value > largest) return std::numeric_limits<btScalar>::infinity();
+    if (value <= -largest) return -std::numeric_limits<btScalar>::max();
     btScalar rounded = btScalar(value);
     if (double(rounded) < value) rounded = std::nextafter(rounded, std::numeric_limits<btScalar>::infinity());
     return rounded;
 }
 
-std::shared_ptr<const HullFaces> facesOf(std::span<const btVector3> scaled,
-                                         std::span<const Point> normalized) {
-    HullBuilder builder(normalized);
-    if (!builder.build()) return nullptr;
-    const std::optional<Loops> loops = mergeCoplanar(normalized, builder.triangles());
+// A face's normal (not unit), from its first vertex, the vertex farthest from it and the vertex farthest from
+// their line: their cross product exactly, then rounded, so that the normal of a planar face is right
+// however thin the face (a sliver's, computed in floating point, can point anywhere).
+Point faceNormal(std::span<const Point> points, const std::vector<int>& loop) {
+    const Point& o = points[loop[0]];
+    auto minus = [&](const Point& p) { return Point{p[0] - o[0], p[1] - o[1], p[2] - o[2]}; };
+    int a = loop[1], b = loop[2];
+    double best = -1;
+    for (const int v : loop) {
+        const Point d = minus(points[v]);
+        if (const double size = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]; size > best) best = size, a = v;
+    }
+    const Point u = minus(points[a]);
+    best = -1;
+    for (const int v : loop) {
+        const Point w = minus(points[v]);
+        const Point c{u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+        if (const double size = c[0] * c[0] + c[1] * c[1] + c[2] * c[2]; size > best) best = size, b = v;
+    }
+    // Counter-clockwise seen from outside along the loop: a before b, or the cross product is reversed.
+    const auto at = [&](int v) { return std::find(loop.begin(), loop.end(), v) - loop.begin(); };
+    if (at(a) > at(b)) std::swap(a, b);
+    Point normal;
+    for (int k = 0; k < 3; ++k) {
+        const int i = (k + 1) % 3, j = (k + 2) % 3;
+        Expansion component =
+            Expansion::difference(points[a][i], o[i]).times(Expansion::difference(points[b][j], o[j]));
+        component.add(
+            Expansion::difference(points[a][j], o[j]).times(Expansion::difference(points[b][i], o[i])), -1);
+        normal[k] = component.estimate();
+    }
+    return normal;
+}
+
+// The faces' planes and the checks of the header, for the given loops; null if a check fails.
+std::shared_ptr<const HullFaces> facesOf(std::span<const btVector3> scaled, std::span<const Point> normalized,
+                                         const std::optional<Loops>& loops) {
     if (!loops || loops->faces.size() < 4) return nullptr;
 
     auto hull = std::make_shared<HullFaces>();
@@ -522,23 +695,12 @@ std::shared_ptr<const HullFaces> facesOf(std::span<const btVector3> scaled,
     const Wide tolerance = Wide(kHullFacesTolerance) * std::numeric_limits<btScalar>::epsilon() * reach;
 
     std::vector<double> upper(scaled.size());
-    // Each face's plane: the exact normal (Newell's, in long double from the face's points) rounded to
-    // btScalar, its offset the smallest btScalar no point is above.
+    // Each face's plane: the normal through three of its vertices, exact then rounded to btScalar, its offset
+    // the smallest btScalar no point is above.
     for (std::size_t f = 0; f < faceCount; ++f) {
         const std::vector<int>& loop = loops->faces[f];
-        const btVector3& origin = scaled[loop[0]];
-        Wide nx = 0, ny = 0, nz = 0;
-        for (std::size_t m = 1; m + 1 < loop.size(); ++m) {
-            const btVector3& a = scaled[loop[m]];
-            const btVector3& b = scaled[loop[m + 1]];
-            const Wide ax = Wide(a.x()) - origin.x(), ay = Wide(a.y()) - origin.y(),
-                       az = Wide(a.z()) - origin.z();
-            const Wide bx = Wide(b.x()) - origin.x(), by = Wide(b.y()) - origin.y(),
-                       bz = Wide(b.z()) - origin.z();
-            nx += ay * bz - az * by;
-            ny += az * bx - ax * bz;
-            nz += ax * by - ay * bx;
-        }
+        const Point n = faceNormal(normalized, loop);
+        const Wide nx = n[0], ny = n[1], nz = n[2];
         const Wide length = std::sqrt(nx * nx + ny * ny + nz * nz);
         if (!(length > 0) || !std::isfinite(length)) return nullptr;
         const Vec3<btScalar> normal(btScalar(nx / length), btScalar(ny / length), btScalar(nz / length));
@@ -556,12 +718,13 @@ std::shared_ptr<const HullFaces> facesOf(std::span<const btVector3> scaled,
                 4 * std::numeric_limits<double>::epsilon() * (std::abs(x) + std::abs(y) + std::abs(z)) +
                 8 * std::numeric_limits<double>::denorm_min();
             upper[i] = d + slack;
+            if (!std::isfinite(upper[i]))
+                return nullptr;  // beyond double (coordinates near a double's largest)
             highest = std::max(highest, upper[i]);
             largest = std::max(largest, d);
             lowest = std::min(lowest, d);
         }
-        btScalar offset = roundUp(highest);
-        if (!std::isfinite(offset)) return nullptr;
+        btScalar offset = roundUp(highest);  // +infinity when beyond btScalar: then only a candidate will do
         // Tighter when no point is exactly above it: the computed largest dot product rounded up, or one of
         // the next few btScalars, so that a face whose points are exactly on a representable offset (a
         // box's) gets that offset, not one a few roundings up.
@@ -576,6 +739,7 @@ std::shared_ptr<const HullFaces> facesOf(std::span<const btVector3> scaled,
                 break;
             }
         }
+        if (!std::isfinite(offset)) return nullptr;
         // The check against the points: a point farther out than the tolerance beyond the face's own plane
         // (a hull that missed it) leaves the face's vertices that far below the offset.
         for (const int p : loop) {
@@ -613,7 +777,20 @@ std::shared_ptr<const HullFaces> buildHullFaces(std::span<const btVector3> unsca
     for (std::size_t i = 0; i < scaled.size(); ++i)
         for (int k = 0; k < 3; ++k)
             normalized[i][k] = std::ldexp(double(scaled[i][k]), -exponent);
-    return facesOf(scaled, normalized);
+    HullBuilder builder(normalized);
+    if (!builder.build()) return nullptr;
+    // Nearly coplanar facets merged within a quarter of the tolerance (in the normalized points' units), so
+    // that the plane of the merged face stays within the whole tolerance; if that fails a check, the exact
+    // facets.
+    double reach = 0;
+    for (const Point& p : normalized)
+        reach = std::max(reach, std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+    const double mergeTolerance =
+        double(kHullFacesTolerance) / 4 * std::numeric_limits<btScalar>::epsilon() * reach;
+    if (auto hull =
+            facesOf(scaled, normalized, mergeCoplanar(normalized, builder.triangles(), mergeTolerance)))
+        return hull;
+    return facesOf(scaled, normalized, mergeCoplanar(normalized, builder.triangles(), 0));
 }
 
 // ---- The cache

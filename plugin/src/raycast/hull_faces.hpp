@@ -7,21 +7,29 @@
 // margin NOT applied. Bullet's surface for these shapes is that hull grown by the collision margin with
 // rounded edges and corners; how the margin is applied is the caller's.
 //
-// The hull is our own (an incremental hull with exact orientation predicates on the points as they are, then
-// the exactly coplanar triangles merged into one convex polygon per plane and the points exactly on an edge
-// dropped). Bullet's btConvexHullComputer is not used: it rounds the points to a grid of about 1/10216 of
-// the cloud's extent, moving vertices and dropping points that are on the hull.
+// The hull is our own: an incremental hull with exact orientation predicates on the points as they are (the
+// exact hull of the scaled points, whatever their degeneracies), its exactly coplanar triangles merged into
+// one convex polygon per plane and the points exactly on an edge dropped. Points rounded off a common plane
+// (a rotated box's or a mesh's in btScalar) make faces a rounding apart: those whose every vertex lies
+// within a quarter of the tolerance of the plane of a larger neighbour are merged into it, and a
+// vertex between two faces only, that close to the line through its neighbours, is dropped; if the merged
+// faces fail a check, the exact faces are used. Bullet's btConvexHullComputer is not used: it rounds the
+// points to a grid of about 1/10216 of the cloud's extent, moving vertices and dropping points that are on
+// the hull.
 //
 // Guarantees of a non-null result, with eps the btScalar's machine epsilon and S the largest distance of a
 // point from the shape's origin:
 // - every point satisfies dot(normal, p) <= offset for every plane, exactly in the stored numbers (the
 //   offset is rounded up), and this is checked point by point against every plane after the hull is built;
-// - every plane lies within kHullFacesTolerance = 16 eps S of its face's vertices (the stored normals are
-//   the exact ones rounded to btScalar), so the planes' solid is the hull up to that;
+// - every plane lies within kHullFacesTolerance = 16 eps S of its face's vertices (the normal is the exact
+//   cross product of three of the face's vertices, rounded), so the planes' solid is the hull up to that;
 // - the hull is at least 4 times that thick along every face normal;
 // - normals are unit length up to btScalar rounding; all numbers are finite;
-// - every face is a strictly convex polygon (its vertices in exact arithmetic), counter-clockwise seen from
-//   outside, with at least 3 vertices; every edge joins two faces; V - E + F = 2.
+// - every face is a strictly convex polygon (checked in exact arithmetic, projected along the face's normal),
+//   counter-clockwise seen from outside, with at least 3 vertices; every edge joins two faces (each
+//   listed once); V - E + F = 2;
+// - vertices are scaled points themselves (not rounded copies); a point may be left out of the vertices
+//   (inside, on a face or an edge, or within the tolerance of one) but never out of the planes' solid.
 #pragma once
 
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
