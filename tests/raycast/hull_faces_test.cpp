@@ -321,6 +321,35 @@ TEST(HullFaces, RotatedPrismsAndBoxesKeepTheirFaces) {
     }
 }
 
+TEST(HullFaces, GridCloudsFullOfDegeneracies) {
+    // Small integer coordinates: many points exactly coplanar, collinear or repeated, every case exact in
+    // long double. A hull exactly when the brute force finds a solid (more than two planes), the same planes.
+    Random random(21);
+    int solids = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        SCOPED_TRACE(::testing::Message() << "trial " << trial);
+        const int count = 4 + int(random.uniform(0, 40));
+        const int extent = 1 + trial % 4;
+        std::vector<btVector3> points;
+        for (int i = 0; i < count; ++i) {
+            btVector3 p;
+            for (int k = 0; k < 3; ++k)
+                p[k] = Scalar(std::floor(random.uniform(-extent, extent + 1)));
+            if (trial % 5 == 0) p.setZ(Scalar(1));                   // flat
+            if (trial % 7 == 0) p = btVector3(p.x(), p.x(), p.x());  // on a line
+            points.push_back(p);
+        }
+        const BruteHull brute = bruteForce(points);
+        const auto hull = hullOf(points);
+        ASSERT_EQ(bool(hull), brute.planes.size() > 2) << brute.planes.size() << " brute planes";
+        if (!hull) continue;
+        ++solids;
+        expectValidHull(*hull, points);
+        expectSamePlanes(*hull, brute, Real(raycast::kHullFacesTolerance) * kEpsilon * reachOf(points));
+    }
+    EXPECT_GT(solids, 150);
+}
+
 TEST(HullFaces, ScaledShapes) {
     Random random(3);
     for (int trial = 0; trial < 20; ++trial) {
@@ -351,6 +380,42 @@ TEST(HullFaces, ScaledShapes) {
         expectValidHull(*cloudHull, scaled);
         EXPECT_EQ(cloudHull->planes.size(), hull->planes.size());
         EXPECT_EQ(hullFacesOf(static_cast<const btCollisionShape&>(pointCloud)), cloudHull);
+    }
+}
+
+TEST(HullFaces, SupportIsBulletsSupport) {
+    // Bullet's surface is built on its support mapping (the farthest scaled point along a direction): the
+    // hull's vertices give the same farthest distance, within the tolerance (vertices dropped within it).
+    Random random(31);
+    for (int trial = 0; trial < 30; ++trial) {
+        SCOPED_TRACE(::testing::Message() << "trial " << trial);
+        const Mat3<double> rotation = random.rotation<double>();
+        std::vector<btVector3> points = trial % 3 == 0   ? sphereCloud(random, 50, 2)
+                                        : trial % 3 == 1 ? ballCloud(random, 80, 1)
+                                                         : boxCloud(random, 60, btVector3(1, 2, 3));
+        for (btVector3& p : points)
+            p = toBt(rotation * Vec3<double>(p.x(), p.y(), p.z()));
+        btConvexHullShape shape;
+        for (const btVector3& p : points)
+            shape.addPoint(p, false);
+        shape.setLocalScaling(btVector3(Scalar(random.uniform(0.5, 2)), Scalar(random.uniform(0.5, 2)),
+                                        Scalar(random.uniform(0.5, 2))));
+        const auto hull = hullFacesOf(shape);
+        ASSERT_TRUE(hull);
+        std::vector<btVector3> scaled;
+        for (int i = 0; i < shape.getNumPoints(); ++i)
+            scaled.push_back(shape.getScaledPoint(i));
+        const Real tolerance = Real(raycast::kHullFacesTolerance) * kEpsilon * reachOf(scaled);
+        for (int ray = 0; ray < 50; ++ray) {
+            const Vec3<Scalar> d = random.unitVector<Scalar>();
+            const btVector3 direction(d.x, d.y, d.z);
+            const Real bullet =
+                glm::dot(real(d), real(shape.localGetSupportingVertexWithoutMargin(direction)));
+            Real ours = -std::numeric_limits<Real>::infinity();
+            for (const Vec3<Scalar>& v : hull->vertices)
+                ours = std::max(ours, glm::dot(real(d), real(v)));
+            EXPECT_NEAR(double(ours), double(bullet), double(tolerance)) << text(d);
+        }
     }
 }
 
