@@ -18,7 +18,7 @@
 namespace analytic::raycast {
 namespace {
 
-// ---- Exact signs of determinants of doubles --------------------------------------------------------------
+// ---- Exact signs of determinants of doubles ----
 // A number as a sum of doubles (an expansion): nonoverlapping, in increasing magnitude, no zero component,
 // so its sign is its largest component's. Only reached when the double determinant's sign is uncertain.
 
@@ -140,11 +140,11 @@ int orient2d(const Point& a, const Point& b, const Point& c, int i, int j) {
     return total.sign();
 }
 
-// ---- The hull: incremental, with a list of outside points per face (quickhull's order)
-// ---------------------- Each step adds the farthest outside point of a face (the eye): the faces it sees
-// strictly are replaced by a cone from the eye to their horizon. With exact signs the visible faces form a
-// disc and its horizon one cycle; points coplanar with a face are never "outside" it, so the triangles of a
-// flat facet stay coplanar and are merged afterwards.
+// ---- The hull ----
+// Incremental, with a list of outside points per face (quickhull's order). Each step adds the farthest
+// outside point of a face (the eye): the faces it sees strictly are replaced by a cone from the eye to their
+// horizon. With exact signs the visible faces form a disc and its horizon one cycle; points coplanar with a
+// face are never "outside" it, so the triangles of a flat facet stay coplanar and are merged afterwards.
 
 struct Triangle {
     std::array<int, 3> v;
@@ -373,8 +373,7 @@ bool HullBuilder::build() {
     return true;
 }
 
-// ---- From triangles to faces
-// -------------------------------------------------------------------------------
+// ---- From triangles to faces ----
 
 int find(std::vector<int>& parent, int i) {
     while (parent[i] != i)
@@ -802,8 +801,7 @@ std::shared_ptr<const HullFaces> buildHullFaces(std::span<const btVector3> unsca
     return facesOf(scaled, normalized, mergeCoplanar(normalized, builder.triangles(), 0));
 }
 
-// ---- The cache
-// ------------------------------------------------------------------------------------------------
+// ---- The cache ----
 namespace {
 
 // The bits of a btScalar, so that the comparison is exact (and NaN-free input compares as itself).
