@@ -56,8 +56,8 @@ struct HullFaces {
     // Face i's plane: unit outward normal, offset with dot(normal, x) <= offset inside. Contiguous for the
     // ray's loop over them.
     std::vector<Plane<btScalar>> planes;
-    // The hull's vertices: the scaled points that are corners of the hull (no point inside a face or an
-    // edge).
+    // The hull's vertices: the scaled points that are corners of the faces' loops (none inside a face or an
+    // edge, or within the tolerance of the straight edge between two merged faces).
     std::vector<Vec3<btScalar>> vertices;
     // Face i's vertex loop is loopVertices[faceStarts[i] .. faceStarts[i + 1]): indices into vertices,
     // counter-clockwise seen from outside. faceStarts has planes.size() + 1 entries.
@@ -73,7 +73,7 @@ struct HullFaces {
 };
 
 // More points than this: null (Bullet's path), as is a hull whose check (faces times points) would take
-// more than about 2^28 point-plane evaluations (some 0.8 s; 10,000 points on a sphere take 0.6 s).
+// more than 2^28 point-plane evaluations (10,000 points on a sphere, 20,000 faces, fit).
 inline constexpr std::size_t kHullFacesMaxPoints = std::size_t(1) << 20;
 
 // The hull of unscaledPoints[i] * scaling (in btScalar, as getScaledPoint), computed now, not cached.
@@ -92,6 +92,8 @@ std::shared_ptr<const HullFaces> buildHullFaces(std::span<const btVector3> unsca
 // kHullFacesCacheEntries shapes and about kHullFacesCacheBytes, evicting the least recently used; an
 // evicted shape's hull is recomputed on its next lookup. Cost on a hit: one shared lock and one comparison
 // of the points (linear in their count), no allocation.
+// Fewer than 4 points (or a point cloud without its array): null at once. These two take the shape's surface
+// to be its points' hull whatever its dynamic type.
 std::shared_ptr<const HullFaces> hullFacesOf(const btConvexHullShape& shape);
 std::shared_ptr<const HullFaces> hullFacesOf(const btConvexPointCloudShape& shape);
 // Either of the two above when the shape's dynamic type is exactly btConvexHullShape or
