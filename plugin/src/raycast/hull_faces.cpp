@@ -809,9 +809,11 @@ using Bits = std::conditional_t<sizeof(btScalar) == 4, std::uint32_t, std::uint6
 
 Bits bitsOf(btScalar x) { return std::bit_cast<Bits>(x); }
 
-// A btVector3's four lanes as one vector of bits (GCC's and Clang's vector extension): the comparison of
-// the points below is one or two vector operations a point.
-using Lanes = Bits __attribute__((vector_size(4 * sizeof(Bits))));
+// 16 bytes of bits (GCC's and Clang's vector extension, one SSE or NEON register): a float btVector3 is one,
+// a double one two, so that the comparison of the points below is one or two vector operations a point.
+using Chunk = std::uint64_t __attribute__((vector_size(16)));
+constexpr std::size_t kChunks = sizeof(btVector3) / sizeof(Chunk);
+static_assert(sizeof(btVector3) == 4 * sizeof(Bits) && kChunks * sizeof(Chunk) == sizeof(btVector3));
 
 struct Entry {
     // What the hull depends on: the unscaled points' x, y, z (the w lane stored 0, never compared) and the
@@ -829,14 +831,20 @@ struct Entry {
         if ((bitsOf(scale.x()) ^ scaling[0]) | (bitsOf(scale.y()) ^ scaling[1]) |
             (bitsOf(scale.z()) ^ scaling[2]))
             return false;
-        Lanes differ{};
+        std::array<Chunk, kChunks> differ{};
         for (std::size_t i = 0; i < points.size(); ++i) {
-            Lanes given, kept;
-            std::memcpy(&given, unscaled[i].m_floats, sizeof(Lanes));
-            std::memcpy(&kept, points[i].data(), sizeof(Lanes));
-            differ |= given ^ kept;
+            const auto* given = reinterpret_cast<const unsigned char*>(unscaled[i].m_floats);
+            const auto* kept = reinterpret_cast<const unsigned char*>(points[i].data());
+            for (std::size_t c = 0; c < kChunks; ++c) {
+                Chunk a, b;
+                std::memcpy(&a, given + c * sizeof(Chunk), sizeof(Chunk));
+                std::memcpy(&b, kept + c * sizeof(Chunk), sizeof(Chunk));
+                differ[c] |= a ^ b;
+            }
         }
-        return (differ[0] | differ[1] | differ[2]) == 0;
+        std::array<Bits, 4> lanes;
+        std::memcpy(lanes.data(), differ.data(), sizeof(lanes));
+        return (lanes[0] | lanes[1] | lanes[2]) == 0;
     }
 };
 
