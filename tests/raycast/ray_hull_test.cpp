@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <BulletCollision/CollisionShapes/btConvexPointCloudShape.h>
+#include <BulletCollision/CollisionShapes/btTetrahedronShape.h>
 
 #include <algorithm>
 #include <cmath>
@@ -46,6 +47,7 @@ namespace {
 
 using Scalar = btScalar;
 using cast::firstHitOn;
+using cast::HullTarget;
 using cast::hullTargetOf;
 using reference::Expect;
 using reference::RealPlane;
@@ -98,12 +100,22 @@ std::vector<RealPlane> localPlanes(const btConvexPolyhedron& polyhedron) {
     return planes;
 }
 
+// The planes a hull target casts against, in the shape's frame: our faces of the points, or Bullet's
+// polyhedron's.
+std::vector<RealPlane> targetPlanes(const HullTarget& target) {
+    if (!target.faces) return localPlanes(*target.polyhedron);
+    std::vector<RealPlane> planes;
+    for (const Plane<Scalar>& plane : target.faces->planes)
+        planes.push_back({widen(plane.normal), Real(plane.offset)});
+    return planes;
+}
+
 // The target's solid in the world: each local plane moved out by margin, then rotated and moved exactly.
-std::vector<RealPlane> worldGrownPlanes(const RandomHull& hull) {
+std::vector<RealPlane> worldGrownPlanes(const RandomHull& hull, const HullTarget& target) {
     const Mat3<Real> rotation = widen(toGlm(hull.transform.getBasis()));
     const RealVec3 origin = widen(toGlm(hull.transform.getOrigin()));
     std::vector<RealPlane> planes;
-    for (const RealPlane& local : localPlanes(*hull.shape->getConvexPolyhedron())) {
+    for (const RealPlane& local : targetPlanes(target)) {
         const RealVec3 normal = rotation * local.normal;
         planes.push_back({normal, local.offset + Real(hull.shape->getMargin()) + glm::dot(normal, origin)});
     }
@@ -254,28 +266,45 @@ Real angleBetweenUnit(const RealVec3& a, const RealVec3& b) {
 
 // ---- Which shapes get a hull target --------------------------------------------------------------------
 
-TEST(RayHullTarget, OnlyPolyhedraWithSolidFeatures) {
+TEST(RayHullTarget, HullsAndPointCloudsGetOurFacesOtherPolyhedraTheirFeatures) {
     const btTransform placed(btQuaternion(btVector3(1, 2, 3), Scalar(0.7)), btVector3(1, -2, 3));
     const btVector3 cube[] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},
                               {-1, -1, 1},  {1, -1, 1},  {-1, 1, 1},  {1, 1, 1}};
     btConvexHullShape hull(&cube[0].x(), 8, sizeof(btVector3));
-    EXPECT_FALSE(hullTargetOf(hull, placed)) << "no polyhedral features yet";
+    // Without polyhedral features: our faces of its points, the user's shape untouched.
+    const auto ours = hullTargetOf(hull, placed);
+    ASSERT_TRUE(ours);
+    ASSERT_TRUE(ours->faces);
+    EXPECT_EQ(ours->faces->planes.size(), 6u);
+    EXPECT_EQ(hull.getConvexPolyhedron(), nullptr);
+    EXPECT_EQ(ours->margin, hull.getMargin());
+    EXPECT_EQ(ours->transform.getOrigin(), placed.getOrigin());
+    // With them: still ours (Bullet's hull computer rounds the points to a grid).
     hull.initializePolyhedralFeatures();
-    const auto target = hullTargetOf(hull, placed);
-    ASSERT_TRUE(target);
-    EXPECT_EQ(target->polyhedron, hull.getConvexPolyhedron());
-    EXPECT_EQ(target->margin, hull.getMargin());
-    EXPECT_EQ(target->transform.getOrigin(), placed.getOrigin());
+    const auto withFeatures = hullTargetOf(hull, placed);
+    ASSERT_TRUE(withFeatures);
+    EXPECT_TRUE(withFeatures->faces);
 
     btConvexPointCloudShape cloud(const_cast<btVector3*>(cube), 8, btVector3(1, 1, 1));
-    cloud.initializePolyhedralFeatures();
-    EXPECT_TRUE(hullTargetOf(cloud, placed));
+    const auto cloudTarget = hullTargetOf(cloud, placed);
+    ASSERT_TRUE(cloudTarget);
+    EXPECT_TRUE(cloudTarget->faces);
 
+    // Another polyhedral shape: Bullet's polyhedron once the user asked for it, nothing before.
+    btBU_Simplex1to4 tetrahedron(btVector3(0, 0, 0), btVector3(1, 0, 0), btVector3(0, 1, 0),
+                                 btVector3(0, 0, 1));
+    EXPECT_FALSE(hullTargetOf(tetrahedron, placed));
+    tetrahedron.initializePolyhedralFeatures();
+    const auto bullets = hullTargetOf(tetrahedron, placed);
+    ASSERT_TRUE(bullets);
+    EXPECT_EQ(bullets->polyhedron, tetrahedron.getConvexPolyhedron());
+    EXPECT_FALSE(bullets->faces);
+
+    // Flat: no solid (ours finds none; Bullet's has under four faces).
     const btVector3 square[] = {{-1, 0, -1}, {1, 0, -1}, {-1, 0, 1}, {1, 0, 1}};
     btConvexHullShape flat(&square[0].x(), 4, sizeof(btVector3));
+    EXPECT_FALSE(hullTargetOf(flat, placed));
     flat.initializePolyhedralFeatures();
-    ASSERT_TRUE(flat.getConvexPolyhedron());
-    EXPECT_LT(flat.getConvexPolyhedron()->m_faces.size(), 4);
     EXPECT_FALSE(hullTargetOf(flat, placed)) << "flat: no side faces bound it";
 
     btSphereShape sphere(1);
@@ -328,7 +357,7 @@ TEST(RayHullExact, RandomScaledHulls) {
         heapHulls += hull.shape->getConvexPolyhedron()->m_faces.size() > 64;
         const auto target = hullTargetOf(*hull.shape, hull.transform);
         ASSERT_TRUE(target);
-        const std::vector<RealPlane> planes = worldGrownPlanes(hull);
+        const std::vector<RealPlane> planes = worldGrownPlanes(hull, *target);
         for (int r = 0; r < kRaysPerHull; ++r) {
             const auto [from, to] = randomSegment(random, hull, r);
             const RealVec3 direction = to - from;
@@ -428,7 +457,7 @@ TEST(RayHullBullet, ParityOnFacesAndTheMarginAtEdges) {
         object.setWorldTransform(hull.transform);
         const Real margin = Real(hull.shape->getMargin());
         const std::vector<FacePolygon> faces = facePolygons(*hull.shape->getConvexPolyhedron());
-        const std::vector<RealPlane> grownPlanes = worldGrownPlanes(hull);
+        const std::vector<RealPlane> grownPlanes = worldGrownPlanes(hull, *target);
         const Mat3<Real> rotation = widen(toGlm(hull.transform.getBasis()));
         const RealVec3 origin = widen(toGlm(hull.transform.getOrigin()));
         // The hull's frame: the rotation's inverse is its transpose to the scalar's precision.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Zlib
+#include <BulletCollision/CollisionShapes/btConvexShape.h>
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
 
 #include <array>
@@ -32,6 +33,11 @@ SurfaceHit<Scalar> toWorld(const SurfaceHit<Scalar>& local, const btTransform& t
 
 std::optional<HullTarget> hullTargetOf(const btCollisionShape& shape, const btTransform& transform) {
     if (!shape.isPolyhedral()) return std::nullopt;
+    // Ours first: Bullet's hull computer rounds the points to a grid (its faces off by up to 1e-3 of the
+    // hull's size), and most users never ask it for faces.
+    if (std::shared_ptr<const HullFaces> faces = hullFacesOf(shape))
+        return HullTarget{nullptr, std::move(faces), static_cast<const btConvexShape&>(shape).getMargin(),
+                          transform};
     // Bullet's own polyhedral types all derive from btPolyhedralConvexShape; a user's need not.
     const auto* polyhedral = shape.getShapeType() == CUSTOM_POLYHEDRAL_SHAPE_TYPE
                                  ? dynamic_cast<const btPolyhedralConvexShape*>(&shape)
@@ -39,19 +45,21 @@ std::optional<HullTarget> hullTargetOf(const btCollisionShape& shape, const btTr
     if (!polyhedral) return std::nullopt;
     const btConvexPolyhedron* polyhedron = polyhedral->getConvexPolyhedron();
     if (!polyhedron || polyhedron->m_faces.size() < 4) return std::nullopt;
-    return HullTarget{polyhedron, polyhedral->getMargin(), transform};
+    return HullTarget{polyhedron, nullptr, polyhedral->getMargin(), transform};
 }
 
 std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const HullTarget& hull) {
-    const btAlignedObjectArray<btFace>& faces = hull.polyhedron->m_faces;
-    const auto count = std::size_t(faces.size());
+    const std::size_t count =
+        hull.faces ? hull.faces->planes.size() : std::size_t(hull.polyhedron->m_faces.size());
     std::array<Plane<Scalar>, kStackPlanes> stackPlanes;
     std::vector<Plane<Scalar>> heapPlanes;
     if (count > kStackPlanes) heapPlanes.resize(count);
     const std::span<Plane<Scalar>> planes =
         count > kStackPlanes ? std::span(heapPlanes) : std::span(stackPlanes).first(count);
     for (std::size_t i = 0; i < count; ++i)
-        planes[i] = grownFacePlane(faces[int(i)], hull.margin);
+        planes[i] = hull.faces ? Plane<Scalar>{hull.faces->planes[i].normal,
+                                               hull.faces->planes[i].offset + hull.margin}
+                               : grownFacePlane(hull.polyhedron->m_faces[int(i)], hull.margin);
     // The ray in the hull's frame, where its planes are: a rigid motion keeps t.
     const btMatrix3x3& basis = hull.transform.getBasis();
     const RayPath<Scalar> local{toGlm(hull.transform.invXform(toBullet(ray.origin))),
