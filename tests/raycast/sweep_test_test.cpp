@@ -21,7 +21,9 @@
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -34,6 +36,7 @@
 #include "analytic/ray_test.hpp"
 #include "analytic/sweep_test.hpp"
 #include "analytic/world.hpp"
+#include "cast/hull_faces.hpp"
 #include "reference/distance_reference.hpp"
 #include "reference/sweep_reference.hpp"
 #include "support/grid_mesh.hpp"
@@ -324,6 +327,53 @@ TEST(SphereSweepExact, MeshTriangles) {
                                                                         widen(placedTriangle.c));
                             },
                             Real(4 + 3 * 1.8)};
+        },
+        kRandomSweeps);
+}
+
+// Convex hulls (btConvexHullShape, its points' hull grown by its margin: Bullet's rounded surface), the
+// reference's distance over the hull's faces' triangles (hull_faces, checked in its own test).
+TEST(SphereSweepExact, ConvexHullsGrownByTheirMargins) {
+    std::vector<std::unique_ptr<btConvexHullShape>> hulls;
+    expectExactSweeps(
+        "hull",
+        [&](SweepWorld& world, Random& random) {
+            hulls.push_back(std::make_unique<btConvexHullShape>());
+            btConvexHullShape& hull = *hulls.back();
+            for (int i = 0; i < 12; ++i)
+                hull.addPoint(toBullet(random.point<btScalar>(1.5)), false);
+            hull.recalcLocalAabb();
+            hull.setMargin(btScalar(random.uniform(0, 0.2)));
+            const btTransform transform =
+                placed(random.rotation<btScalar>(), toBullet(random.point<btScalar>(2)));
+            world.add(hull, transform);
+            const std::shared_ptr<const cast::HullFaces> faces = cast::hullFacesOf(hull);
+            EXPECT_TRUE(faces);
+            const Real margin = hull.getMargin();
+            std::vector<std::array<RealVec3, 3>> triangles;
+            std::vector<std::pair<RealVec3, Real>> planes;
+            for (std::size_t f = 0; faces && f < faces->faceCount(); ++f) {
+                const auto loop = faces->faceLoop(f);
+                const auto world = [&](std::uint32_t v) {
+                    return widen(toGlm(transform(toBullet(faces->vertices[v]))));
+                };
+                for (std::size_t k = 1; k + 1 < loop.size(); ++k)
+                    triangles.push_back({world(loop[0]), world(loop[k]), world(loop[k + 1])});
+                const RealVec3 n = widen(toGlm(transform.getBasis() * toBullet(faces->planes[f].normal)));
+                planes.push_back({n, glm::dot(n, world(loop[0]))});
+            }
+            return Obstacle{[=](const RealVec3& p) {
+                                bool inside = true;
+                                for (const auto& [n, d] : planes)
+                                    inside = inside && glm::dot(n, p) <= d;
+                                if (inside) return Real(0);
+                                Real best = std::numeric_limits<Real>::infinity();
+                                for (const auto& t : triangles)
+                                    best =
+                                        std::min(best, reference::distancePointTriangle(p, t[0], t[1], t[2]));
+                                return std::max(Real(0), best - margin);
+                            },
+                            Real(transform.getOrigin().length()) + 3};
         },
         kRandomSweeps);
 }

@@ -27,8 +27,9 @@ namespace analytic {
 //   BVH triangle mesh (scaled or not) or a heightfield each triangle the sphere meets at or below the
 //   callback's fraction, with its part and triangle index (triangles are two-sided; a degenerate one is
 //   met at its edges and vertices); a compound its children's contacts, part -1 and the child's index
-//   unless the child gave its own; any other shape (cylinder, cone, convex hull, EllipsoidShape, ...)
-//   Bullet's objectQuerySingle's. Objects are visited nearest box first (with another broadphase than
+//   unless the child gave its own; a convex hull or point cloud (or a polyhedral shape with polyhedral
+//   features) its first contact with its points' hull grown by its margin, as Bullet models it; any other
+//   shape (cylinder, cone, EllipsoidShape, ...) Bullet's objectQuerySingle's. Objects are visited nearest box first (with another broadphase than
 //   btDbvtBroadphase, in the world's order).
 // - Miss: addSingleResult is never called and m_closestHitFraction is unchanged.
 // - Start in contact: a sphere touching or overlapping an obstacle at `from` reports f = 0 with the

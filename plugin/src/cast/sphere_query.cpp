@@ -4,7 +4,10 @@
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "analytic/geometry/capsule_contact.hpp"
 #include "analytic/geometry/numeric.hpp"
@@ -124,6 +127,46 @@ void SphereQuery::castSolid(const btCollisionObject& object, const Obb<Scalar>& 
 
 void SphereQuery::castSolid(const btCollisionObject& object, const Capsule<Scalar>& capsule) const {
     report(object, nullptr, sweepSphereCapsule(segment.ray, radius, capsule), false);
+}
+
+void SphereQuery::castSolid(const btCollisionObject& object, const HullTarget& hull) const {
+    // The solid in the hull's frame: our faces, or Bullet's polyhedron (its edges gathered from its faces).
+    std::vector<Plane<Scalar>> planes;
+    std::vector<Vec3<Scalar>> vertices;
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    ConvexPolyhedron<Scalar> solid;
+    if (hull.faces) {
+        solid = {hull.faces->planes, hull.faces->vertices, hull.faces->edges};
+    } else {
+        const btConvexPolyhedron& polyhedron = *hull.polyhedron;
+        for (int v = 0; v < polyhedron.m_vertices.size(); ++v)
+            vertices.push_back(toGlm(polyhedron.m_vertices[v]));
+        for (int f = 0; f < polyhedron.m_faces.size(); ++f) {
+            const btFace& face = polyhedron.m_faces[f];
+            planes.push_back(
+                {Vec3<Scalar>(face.m_plane[0], face.m_plane[1], face.m_plane[2]), -face.m_plane[3]});
+            for (int i = 0; i < face.m_indices.size(); ++i) {
+                auto a = std::uint32_t(face.m_indices[i]),
+                     b = std::uint32_t(face.m_indices[(i + 1) % face.m_indices.size()]);
+                if (a > b) std::swap(a, b);
+                if (a != b) edges.push_back({a, b});
+            }
+        }
+        std::sort(edges.begin(), edges.end());
+        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+        solid = {planes, vertices, edges};
+    }
+    // The path in the hull's frame (a rigid motion keeps t), the sphere grown by the margin; the contact
+    // moved from the points' hull out to the margin's surface, then to the world.
+    const btTransform& place = hull.transform;
+    const RayPath<Scalar> local =
+        segmentRay(toGlm(place.invXform(segment.from)), toGlm(place.invXform(segment.to)));
+    const Scalar margin = hull.margin > 0 && std::isfinite(hull.margin) ? hull.margin : Scalar(0);
+    std::optional<SphereSweepHit<Scalar>> hit = sweepSphereConvexPolyhedron(local, radius + margin, solid);
+    if (!hit) return;
+    hit->point = toGlm(place(toBullet(hit->point + margin * hit->normal)));
+    hit->normal = toGlm(place.getBasis() * toBullet(hit->normal));
+    report(object, nullptr, hit, false);
 }
 
 void SphereQuery::castPlane(const btCollisionObject& object, const Plane<Scalar>& plane) const {

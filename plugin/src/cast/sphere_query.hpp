@@ -27,6 +27,7 @@
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/primitives.hpp"
 #include "analytic/geometry/sphere_sweep.hpp"
+#include "cast/hull_cast.hpp"
 #include "cast/query.hpp"
 
 namespace analytic::cast {
@@ -36,9 +37,9 @@ struct SphereQuery {
     using Result = btCollisionWorld::LocalConvexResult;
     class TriangleReporter;
     // The solids the core sweeps exactly; the others are Bullet's to cast.
-    template <class Solid> static constexpr bool castsExactly = std::is_same_v<Solid, Sphere<Scalar>> ||
-                                                                std::is_same_v<Solid, Obb<Scalar>> ||
-                                                                std::is_same_v<Solid, Capsule<Scalar>>;
+    template <class Solid> static constexpr bool castsExactly =
+        std::is_same_v<Solid, Sphere<Scalar>> || std::is_same_v<Solid, Obb<Scalar>> ||
+        std::is_same_v<Solid, Capsule<Scalar>> || std::is_same_v<Solid, HullTarget>;
 
     // The centre's path; the sphere's radius (finite, >= 0).
     const Segment& segment;
@@ -70,6 +71,8 @@ struct SphereQuery {
     void castSolid(const btCollisionObject& object, const Sphere<Scalar>& sphere) const;
     void castSolid(const btCollisionObject& object, const Obb<Scalar>& box) const;
     void castSolid(const btCollisionObject& object, const Capsule<Scalar>& capsule) const;
+    // The hull's points grown by its margin (Bullet's rounded surface), exactly.
+    void castSolid(const btCollisionObject& object, const HullTarget& hull) const;
     void castPlane(const btCollisionObject& object, const Plane<Scalar>& plane) const;
     void castWithBullet(const btCollisionObject& object, const btCollisionShape& shape,
                         const btTransform& transform) const;

@@ -8,9 +8,13 @@
 // states its contract; none outputs a NaN.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/geometry/numeric.hpp"
@@ -507,6 +511,143 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T r
     };
     return sweepResult(touchingNearest(earliestCapsuleEntry(path, radius, from, to, 3), path, nearestPoint),
                        path, contactAtStart, nearestPoint, T(0));
+}
+
+// ---- Convex polyhedra ----------------------------------------------------------------------------------
+
+// A convex polyhedron: its face planes (unit outward normals, the solid where dot(normal, x) <= offset for
+// every plane), its vertices, and its edges (pairs of indices into vertices). The planes bound the solid;
+// the vertices and edges are the corners and edges of those faces. Not copied: the spans must outlive the
+// call.
+template <class T> struct ConvexPolyhedron {
+    std::span<const Plane<T>> planes;
+    std::span<const Vec3<T>> vertices;
+    std::span<const std::array<std::uint32_t, 2>> edges;
+};
+
+namespace detail::sphere_sweep {
+
+// The polyhedron's surface point nearest p (for p inside: its projection on the nearest face), the normal
+// from it toward p (the face's for p inside or over a face), and p's signed distance (negative inside). A
+// point over a face (its projection on the face's plane within every other plane, by the tolerance) is
+// nearest there; else an edge (or an edge's end: a vertex) is. Nothing for a NaN distance.
+template <class T> struct PolyhedronPoint {
+    Vec3<T> point;
+    Vec3<T> normal;
+    T distance;
+};
+
+template <class T> std::optional<PolyhedronPoint<T>> nearestOnPolyhedron(const Vec3<T>& p,
+                                                                         const ConvexPolyhedron<T>& solid,
+                                                                         T tolerance) {
+    std::size_t deepest = 0;
+    T highest = -std::numeric_limits<T>::infinity();
+    for (std::size_t f = 0; f < solid.planes.size(); ++f) {
+        const T s = glm::dot(solid.planes[f].normal, p) - solid.planes[f].offset;
+        if (s > highest) highest = s, deepest = f;
+    }
+    if (!(highest <= T(0)) && !(highest > T(0))) return std::nullopt;  // NaN
+    if (highest <= T(0)) {
+        const Plane<T>& plane = solid.planes[deepest];
+        return PolyhedronPoint<T>{p - highest * plane.normal, plane.normal, highest};
+    }
+    const auto within = [&](const Vec3<T>& q, std::size_t skip) {
+        for (std::size_t j = 0; j < solid.planes.size(); ++j)
+            if (j != skip && glm::dot(solid.planes[j].normal, q) - solid.planes[j].offset > tolerance)
+                return false;
+        return true;
+    };
+    std::optional<PolyhedronPoint<T>> best;
+    for (std::size_t f = 0; f < solid.planes.size(); ++f) {
+        const Plane<T>& plane = solid.planes[f];
+        const T s = glm::dot(plane.normal, p) - plane.offset;
+        if (!(s > T(0)) || (best && s >= best->distance)) continue;
+        const Vec3<T> q = p - s * plane.normal;
+        if (within(q, f)) best = PolyhedronPoint<T>{q, plane.normal, s};
+    }
+    for (const std::array<std::uint32_t, 2>& edge : solid.edges) {
+        const std::optional<SegmentPoint<T>> nearest =
+            closestPointOnSegment(p, solid.vertices[edge[0]], solid.vertices[edge[1]]);
+        if (!nearest) continue;
+        const Vec3<T> offset = p - nearest->point;
+        const T distance = glm::length(offset);
+        if (best && distance >= best->distance) continue;
+        if (!(distance > T(0))) continue;
+        best = PolyhedronPoint<T>{nearest->point, offset / distance, distance};
+    }
+    return best;
+}
+
+}  // namespace detail::sphere_sweep
+
+// The first contact of the moving sphere with a solid convex polyhedron (the polyhedron grown by the
+// radius: each face moved out by it, each edge a capsule, each vertex a sphere).
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point on the polyhedron's surface (within 16 rounding units of the scale);
+// normal unit, from the polyhedron toward the moving sphere's centre at t (a face's normal, or from an edge
+// or vertex).
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
+// the polyhedron's point nearest the centre and the normal from it; for a centre inside, its projection on
+// the nearest face and that face's normal. A zero direction is a static overlap query.
+// Invalid input: a NaN or infinite origin, direction, radius, plane or vertex, a negative or NaN maxT, a
+// negative radius, an edge index out of range, no planes, and a contact beyond the range of T give
+// std::nullopt. The planes must bound the solid whose corners and edges are given (not checked).
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereConvexPolyhedron(const RayPath<T>& path, T radius,
+                                                             const ConvexPolyhedron<T>& solid) {
+    using namespace detail::sphere_sweep;
+    if (!isValidSweep(path, radius) || solid.planes.empty()) return std::nullopt;
+    T scale = maxAbsComponent(path.origin) + maxAbsComponent(path.direction) + radius;
+    for (const Plane<T>& plane : solid.planes) {
+        if (!isFinite(plane.normal) || !std::isfinite(plane.offset)) return std::nullopt;
+        scale = std::max(scale, std::abs(plane.offset));
+    }
+    for (const Vec3<T>& vertex : solid.vertices) {
+        if (!isFinite(vertex)) return std::nullopt;
+        scale = std::max(scale, maxAbsComponent(vertex));
+    }
+    for (const auto& edge : solid.edges)
+        if (edge[0] >= solid.vertices.size() || edge[1] >= solid.vertices.size()) return std::nullopt;
+    if (!std::isfinite(scale)) return std::nullopt;
+    const T tolerance = 16 * unitRoundoff<T> * scale;
+    const auto nearestPoint = [&](const Vec3<T>& center) {
+        const std::optional<PolyhedronPoint<T>> nearest = nearestOnPolyhedron(center, solid, tolerance);
+        return nearest ? nearest->point : center;
+    };
+    const auto contactAtStart = [&]() -> std::optional<Contact<T>> {
+        const std::optional<PolyhedronPoint<T>> nearest = nearestOnPolyhedron(path.origin, solid, tolerance);
+        if (!nearest || nearest->distance > radius) return std::nullopt;
+        return Contact<T>{nearest->point, nearest->normal, radius - nearest->distance};
+    };
+    if (path.direction == Vec3<T>(0)) return hitAtStart(contactAtStart());
+    if (const std::optional<Contact<T>> atStart = contactAtStart()) return hitAtStart(*atStart);
+    // The earliest entry into a face's slab (the face moved out by the radius) where the sphere's point
+    // nearest the face lies on the face, or into an edge's capsule.
+    std::optional<GrownEntry<T>> earliest;
+    for (std::size_t f = 0; f < solid.planes.size(); ++f) {
+        const Plane<T>& plane = solid.planes[f];
+        const T approach = glm::dot(plane.normal, path.direction);
+        if (!(approach < T(0))) continue;
+        const T t = (plane.offset + radius - glm::dot(plane.normal, path.origin)) / approach;
+        if (!(t >= T(0) && t <= path.maxT) || (earliest && t >= earliest->contact.t)) continue;
+        const Vec3<T> onFace = path.at(t) - radius * plane.normal;
+        bool over = true;
+        for (std::size_t j = 0; j < solid.planes.size() && over; ++j)
+            over = j == f || glm::dot(solid.planes[j].normal, onFace) - solid.planes[j].offset <= tolerance;
+        if (over) earliest = GrownEntry<T>{{t, onFace, plane.normal}, false};
+    }
+    std::vector<Vec3<T>> from(solid.edges.size()), to(solid.edges.size());
+    for (std::size_t e = 0; e < solid.edges.size(); ++e) {
+        from[e] = solid.vertices[solid.edges[e][0]];
+        to[e] = solid.vertices[solid.edges[e][1]];
+    }
+    const std::optional<GrownEntry<T>> edge = touchingNearest(
+        earliestCapsuleEntry(path, radius, from.data(), to.data(), int(from.size())), path, nearestPoint);
+    if (edge && !edge->startsInside && (!earliest || edge->contact.t < earliest->contact.t)) earliest = edge;
+    return sweepResult(earliest, path, contactAtStart, nearestPoint, T(0));
 }
 
 }  // namespace analytic
