@@ -29,8 +29,8 @@ namespace analytic {
 //   met at its edges and vertices); a compound its children's contacts, part -1 and the child's index
 //   unless the child gave its own; a convex hull or point cloud (or a polyhedral shape with polyhedral
 //   features) its first contact with its points' hull grown by its margin, as Bullet models it; any other
-//   shape (cylinder, cone, EllipsoidShape, ...) Bullet's objectQuerySingle's. Objects are visited nearest box first (with another broadphase than
-//   btDbvtBroadphase, in the world's order).
+//   shape (cylinder, cone, EllipsoidShape, ...) Bullet's objectQuerySingle's. Objects are visited nearest
+//   box first (with another broadphase than btDbvtBroadphase, in the world's order).
 // - Miss: addSingleResult is never called and m_closestHitFraction is unchanged.
 // - Start in contact: a sphere touching or overlapping an obstacle at `from` reports f = 0 with the
 //   normal that separates the two when it moves into the obstacle; when it moves away from it or along
