@@ -21,6 +21,7 @@
 
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/plugin.hpp"
+#include "analytic/world.hpp"
 #include "fuzz_checks.hpp"
 #include "fuzz_shapes.hpp"
 #include "support/our_contacts.hpp"
@@ -35,7 +36,8 @@ struct World {
     btCollisionDispatcher dispatcher{&configuration};
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+    // Ours, so that the steps run our continuous collision for the bodies that ask for it.
+    analytic::World<btDiscreteDynamicsWorld> world{&dispatcher, &broadphase, &solver, &configuration};
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
     std::vector<std::unique_ptr<btRigidBody>> bodies;
     std::vector<std::unique_ptr<btMotionState>> motions;
@@ -213,6 +215,11 @@ void run(Input& in) {
             velocity = btVector3(v.x, v.y, v.z);
         }
         body.setLinearVelocity(velocity);
+        // Continuous collision for some bodies, with hostile thresholds and swept radii among them.
+        if (in.below(3) == 0) {
+            body.setCcdMotionThreshold(in.below(4) == 0 ? in.scalar<Scalar>() : Scalar(in.below(8)) / 64);
+            body.setCcdSweptSphereRadius(in.below(4) == 0 ? in.scalar<Scalar>() : Scalar(in.below(8)) / 32);
+        }
         largestExtent = std::max(largestExtent, extent);
         fastest = std::max(fastest, Scalar(std::abs(velocity.length())));
     }

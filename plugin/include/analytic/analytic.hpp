@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analytic/ellipsoid_shape.hpp"
+#include "analytic/plane_test.hpp"
 #include "analytic/plugin.hpp"
 #include "analytic/ray_batch.hpp"
 #include "analytic/ray_test.hpp"
