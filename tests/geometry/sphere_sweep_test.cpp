@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Zlib
-// Swept spheres against spheres, capsules, boxes, planes and triangles, checked against an exact
+// Swept spheres against spheres, capsules, boxes, planes, triangles, cylinders, cones and ellipsoids,
+// checked against an exact
 // long-double oracle that shares nothing with the core: the first root of distance(c(t)) = r, found by
 // a convex minimisation and bracketing (tests/reference/sweep_reference.hpp) on the distances of
 // tests/reference/distance_reference.hpp.
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -136,6 +138,169 @@ struct TriangleModel {
         return reference::closestPointOnTriangle(p, a, b, c).point;
     }
     Real normalConditioning(const RealVec3& p) const { return signedDistance(p); }
+};
+
+// The solids of revolution in their section: a point's distance from the unit axis and its height along
+// it from the anchor, and the point of given section coordinates in the half-plane through p.
+struct AxialFrame {
+    RealVec3 anchor, axis;
+    Real across(const RealVec3& p) const { return glm::length(acrossVector(p)); }
+    Real along(const RealVec3& p) const { return glm::dot(p - anchor, axis); }
+    RealVec3 acrossVector(const RealVec3& p) const { return p - anchor - along(p) * axis; }
+    RealVec3 radial(const RealVec3& p) const {
+        const RealVec3 across = acrossVector(p);
+        if (glm::length(across) > 0) return glm::normalize(across);
+        const RealVec3 other = std::abs(axis.x) < Real(0.5) ? RealVec3(1, 0, 0) : RealVec3(0, 1, 0);
+        return glm::normalize(glm::cross(axis, other));
+    }
+    RealVec3 at(const RealVec3& p, Real across, Real along) const {
+        return anchor + along * axis + across * radial(p);
+    }
+};
+
+inline AxialFrame axialFrame(const RealVec3& from, const RealVec3& to) {
+    return {from, glm::normalize(to - from)};
+}
+
+using RealVec2 = Vec2<Real>;
+
+inline RealVec2 closestOnSegment2(const RealVec2& p, const RealVec2& a, const RealVec2& b) {
+    const Real s = std::clamp(glm::dot(p - a, b - a) / glm::dot(b - a, b - a), Real(0), Real(1));
+    return a + s * (b - a);
+}
+
+struct CylinderModel {
+    RealVec3 a, b;
+    Real radius;
+    AxialFrame frame() const { return axialFrame(a, b); }
+    Real height() const { return glm::length(b - a); }
+    // Inside: the distances to the side, cap a and cap b.
+    std::array<Real, 3> slacks(const RealVec3& p) const {
+        const Real along = frame().along(p);
+        return {radius - frame().across(p), along, height() - along};
+    }
+    int nearestFace(const RealVec3& p) const {
+        const auto slack = slacks(p);
+        return int(std::min_element(slack.begin(), slack.end()) - slack.begin());
+    }
+    Real signedDistance(const RealVec3& p) const {
+        const auto slack = slacks(p);
+        const Real beyondSide = -slack[0], beyondCap = std::max(-slack[1], -slack[2]);
+        if (beyondSide <= 0 && beyondCap <= 0) return std::max(beyondSide, beyondCap);
+        return std::hypot(std::max(beyondSide, Real(0)), std::max(beyondCap, Real(0)));
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        const AxialFrame f = frame();
+        const Real across = f.across(p), along = f.along(p);
+        if (signedDistance(p) > 0)
+            return f.at(p, std::min(across, radius), std::clamp(along, Real(0), height()));
+        const int face = nearestFace(p);
+        return face == 0 ? f.at(p, radius, along) : f.at(p, across, face == 1 ? 0 : height());
+    }
+    RealVec3 insideNormal(const RealVec3& p) const {
+        const int face = nearestFace(p);
+        return face == 0 ? frame().radial(p) : face == 1 ? -frame().axis : frame().axis;
+    }
+    // Inside, how much nearer the nearest face is than the next (and, for the side, how far from the
+    // axis, which sets the radial direction).
+    Real normalConditioning(const RealVec3& p) const {
+        const Real distance = signedDistance(p);
+        if (distance > 0) return distance;
+        auto slack = slacks(p);
+        const int face = nearestFace(p);
+        std::sort(slack.begin(), slack.end());
+        const Real margin = slack[1] - slack[0];
+        return face == 0 ? std::min(margin, frame().across(p)) : margin;
+    }
+};
+
+// The cone's section: the triangle apex (0, 0), rim (radius, height), base centre (0, height); its
+// boundary in the half-plane is the side (apex - rim) and the base (rim - base centre).
+struct ConeModel {
+    RealVec3 apex, base;
+    Real radius;
+    AxialFrame frame() const { return axialFrame(apex, base); }
+    Real height() const { return glm::length(base - apex); }
+    RealVec2 section(const RealVec3& p) const { return {frame().across(p), frame().along(p)}; }
+    bool inside(const RealVec2& q) const { return q.y <= height() && q.x * height() <= q.y * radius; }
+    RealVec2 onSide(const RealVec2& q) const {
+        return closestOnSegment2(q, RealVec2(0, 0), RealVec2(radius, height()));
+    }
+    RealVec2 onBase(const RealVec2& q) const {
+        return closestOnSegment2(q, RealVec2(radius, height()), RealVec2(0, height()));
+    }
+    bool sideNearer(const RealVec2& q) const {
+        return glm::length(q - onSide(q)) < glm::length(q - onBase(q));
+    }
+    Real signedDistance(const RealVec3& p) const {
+        const RealVec2 q = section(p);
+        const Real distance = std::min(glm::length(q - onSide(q)), glm::length(q - onBase(q)));
+        return inside(q) ? -distance : distance;
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        const RealVec2 q = section(p);
+        const RealVec2 nearest = sideNearer(q) ? onSide(q) : onBase(q);
+        return frame().at(p, nearest.x, nearest.y);
+    }
+    RealVec3 insideNormal(const RealVec3& p) const {
+        if (!sideNearer(section(p))) return frame().axis;
+        return glm::normalize(height() * frame().radial(p) - radius * frame().axis);
+    }
+    Real normalConditioning(const RealVec3& p) const {
+        const Real distance = signedDistance(p);
+        if (distance > 0) return distance;
+        const RealVec2 q = section(p);
+        const Real margin = std::abs(glm::length(q - onSide(q)) - glm::length(q - onBase(q)));
+        return sideNearer(q) ? std::min(margin, q.x) : margin;
+    }
+};
+
+// The nearest surface point of the ellipsoid from the Lagrange condition x_i = e_i^2 y_i / (l + e_i^2)
+// (local frame), l the root above -min e_i^2 of sum (e_i y_i / (l + e_i^2))^2 = 1, by plain bisection.
+struct EllipsoidModel {
+    RealVec3 center;
+    Mat3<Real> rotation;
+    RealVec3 radii;
+    RealVec3 local(const RealVec3& p) const { return glm::transpose(rotation) * (p - center); }
+    bool isInside(const RealVec3& y) const {
+        const RealVec3 z = y / radii;
+        return glm::dot(z, z) <= 1;
+    }
+    Real multiplier(const RealVec3& y) const {
+        const RealVec3 e2 = radii * radii;
+        const auto excess = [&](Real l) {
+            const RealVec3 ratio = radii * y / (RealVec3(l) + e2);
+            return glm::dot(ratio, ratio) - 1;
+        };
+        Real low = -std::min({e2.x, e2.y, e2.z});
+        Real high = isInside(y) ? 0 : std::max({radii.x, radii.y, radii.z}) * glm::length(y);
+        for (int i = 0; i < 400; ++i) {
+            const Real middle = (low + high) / 2;
+            if (middle <= low || middle >= high) break;
+            (excess(middle) > 0 ? low : high) = middle;
+        }
+        return (low + high) / 2;
+    }
+    RealVec3 nearestLocal(const RealVec3& y) const {
+        const RealVec3 e2 = radii * radii;
+        return e2 * y / (RealVec3(multiplier(y)) + e2);
+    }
+    Real signedDistance(const RealVec3& p) const {
+        const RealVec3 y = local(p);
+        const Real distance = glm::length(y - nearestLocal(y));
+        return isInside(y) ? -distance : distance;
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const { return center + rotation * nearestLocal(local(p)); }
+    RealVec3 insideNormal(const RealVec3& p) const {
+        return glm::normalize(rotation * (nearestLocal(local(p)) / (radii * radii)));
+    }
+    // Inside, the nearest point turns fast near the centre's medial set, where l nears -min e_i^2.
+    Real normalConditioning(const RealVec3& p) const {
+        const Real distance = signedDistance(p);
+        if (distance > 0) return distance;
+        const Real smallest = std::min({radii.x, radii.y, radii.z});
+        return (multiplier(local(p)) + smallest * smallest) / std::max({radii.x, radii.y, radii.z});
+    }
 };
 
 // The unit normal from the surface toward p (out of the solid for p inside it).
@@ -375,6 +540,37 @@ template <class T> struct Target {
         return std::tuple{triangle, TriangleModel{widen(triangle.a), widen(triangle.b), widen(triangle.c)},
                           std::max({maxAbs(triangle.a), maxAbs(triangle.b), maxAbs(triangle.c)})};
     }
+    // A solid of revolution about a random axis through a point near the placement's centre: its two
+    // ends on the axis.
+    static std::pair<Vec3<double>, Vec3<double>> axisEnds(Random& random, const Placement& placement) {
+        const double s = placement.scale;
+        const Vec3<double> middle = placement.center + random.point<double>(0.2 * s);
+        const Vec3<double> half = random.unitVector<double>() * (s * random.logUniform(3e-2, 1));
+        return {middle - half, middle + half};
+    }
+    static auto cylinder(Random& random, const Placement& placement) {
+        const auto [a, b] = axisEnds(random, placement);
+        const Cylinder<T> cylinder{Vec3<T>(a), Vec3<T>(b), T(placement.scale * random.logUniform(3e-2, 1))};
+        return std::tuple{cylinder,
+                          CylinderModel{widen(cylinder.a), widen(cylinder.b), Real(cylinder.radius)},
+                          std::max(maxAbs(cylinder.a), maxAbs(cylinder.b)) + Real(cylinder.radius)};
+    }
+    static auto cone(Random& random, const Placement& placement) {
+        const auto [apex, base] = axisEnds(random, placement);
+        const Cone<T> cone{Vec3<T>(apex), Vec3<T>(base), T(placement.scale * random.logUniform(1e-2, 1))};
+        return std::tuple{cone, ConeModel{widen(cone.apex), widen(cone.base), Real(cone.radius)},
+                          std::max(maxAbs(cone.apex), maxAbs(cone.base)) + Real(cone.radius)};
+    }
+    static auto ellipsoid(Random& random, const Placement& placement) {
+        const double s = placement.scale;
+        const auto radius = [&] { return T(s * random.logUniform(1e-2, 1)); };
+        const Ellipsoid<T> ellipsoid{Vec3<T>(placement.center), random.rotation<T>(),
+                                     Vec3<T>(radius(), radius(), radius())};
+        return std::tuple{
+            ellipsoid,
+            EllipsoidModel{widen(ellipsoid.center), widen(ellipsoid.rotation), widen(ellipsoid.radii)},
+            maxAbs(ellipsoid.center) + maxAbs(ellipsoid.radii)};
+    }
     // Through the placement's centre: the half-space behind it, or (twoSided) the plane as a sheet.
     static auto plane(Random& random, const Placement& placement, bool twoSided) {
         const Vec3<T> normal(random.unitVector<double>());
@@ -428,6 +624,23 @@ TYPED_TEST(SphereSweepTest, RandomAgainstTwoSidedPlanes) {
         "two-sided plane", 7,
         [](Random& random, const Placement& placement) { return Target<T>::plane(random, placement, true); },
         [](auto&&... a) { return sweepSphereTwoSidedPlane(a...); });
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstCylinders) {
+    using T = TypeParam;
+    checkRandomSweeps<T>("cylinder", 21, Target<T>::cylinder,
+                         [](auto&&... a) { return sweepSphereCylinder(a...); });
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstCones) {
+    using T = TypeParam;
+    checkRandomSweeps<T>("cone", 22, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); });
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstEllipsoids) {
+    using T = TypeParam;
+    checkRandomSweeps<T>("ellipsoid", 23, Target<T>::ellipsoid,
+                         [](auto&&... a) { return sweepSphereEllipsoid(a...); });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -509,6 +722,103 @@ TYPED_TEST(SphereSweepTest, RandomGrazingTriangles) {
               runRandom<T>(
                   13, grazingCases, Target<T>::triangle,
                   [](auto&&... a) { return sweepSphereTriangle(a...); }, motion),
+              true);
+}
+
+// A point of a convex solid's surface and a unit normal of its normal cone there (a plane through the
+// point, perpendicular to it, has the solid on one side). A path in the plane at height g above it stays
+// at least g from the solid, and is exactly g away at the point's foot: it grazes a grown solid whose
+// growth is g.
+struct SurfaceSample {
+    Vec3<double> point, normal;
+};
+
+// A path across the normal at r (1 -+ 10^-k) from the sample's point.
+template <class T>
+Motion<T> grazingPast(Random& random, const Placement& placement, const SurfaceSample& at) {
+    const double radius = randomSweepRadius<T>(random, placement);
+    const Vec3<double> direction = glm::normalize(glm::cross(at.normal, random.unitVector<double>()));
+    return pathThrough<T>(random, placement, at.point + grazingGap(random, radius) * at.normal, direction,
+                          radius);
+}
+
+// Unit vectors across a unit axis, at a random angle about it.
+inline Vec3<double> randomRadial(Random& random, const Vec3<double>& axis) {
+    const Vec3<double> first = glm::normalize(glm::cross(axis, random.unitVector<double>()));
+    const Vec3<double> second = glm::cross(axis, first);
+    const double angle = random.uniform(0, 2 * M_PI);
+    return std::cos(angle) * first + std::sin(angle) * second;
+}
+
+// The side, a cap, or a rim (normal anywhere between the side's and the cap's).
+template <class T> SurfaceSample cylinderSample(Random& random, const Cylinder<T>& cylinder) {
+    const Vec3<double> a(cylinder.a), b(cylinder.b);
+    const double radius = cylinder.radius;
+    const Vec3<double> axis = glm::normalize(b - a), radial = randomRadial(random, axis);
+    const bool atB = random.chance(0.5);
+    const Vec3<double> cap = atB ? b : a, capNormal = atB ? axis : -axis;
+    const double feature = random.uniform(0, 3);
+    if (feature < 1) return {a + random.uniform(0, 1) * (b - a) + radius * radial, radial};
+    if (feature < 2) return {cap + random.uniform(0, 1) * radius * radial, capNormal};
+    const double angle = random.uniform(0, M_PI / 2);
+    return {cap + radius * radial, std::cos(angle) * radial + std::sin(angle) * capNormal};
+}
+
+// The side, the base, the rim (between the side's normal and the base's) or the apex (between the
+// side's normal and the axis away from the base).
+template <class T> SurfaceSample coneSample(Random& random, const Cone<T>& cone) {
+    const Vec3<double> apex(cone.apex), base(cone.base);
+    const double radius = cone.radius, height = glm::length(base - apex);
+    const Vec3<double> axis = glm::normalize(base - apex), radial = randomRadial(random, axis);
+    const Vec3<double> sideNormal = glm::normalize(height * radial - radius * axis);
+    const Vec3<double> rim = base + radius * radial;
+    const double feature = random.uniform(0, 4);
+    if (feature < 1) return {apex + random.uniform(0, 1) * (rim - apex), sideNormal};
+    if (feature < 2) return {base + random.uniform(0, 1) * radius * radial, axis};
+    const double mix = random.uniform(0, 1);
+    if (feature < 3) return {rim, glm::normalize(mix * sideNormal + (1 - mix) * axis)};
+    return {apex, glm::normalize(mix * sideNormal - (1 - mix) * axis)};
+}
+
+template <class T> SurfaceSample ellipsoidSample(Random& random, const Ellipsoid<T>& ellipsoid) {
+    const Mat3<double> rotation(ellipsoid.rotation);
+    const Vec3<double> radii(ellipsoid.radii), u = random.unitVector<double>();
+    return {Vec3<double>(ellipsoid.center) + rotation * (radii * u), glm::normalize(rotation * (u / radii))};
+}
+
+TYPED_TEST(SphereSweepTest, RandomGrazingCylinders) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Cylinder<T>& cylinder) {
+        return grazingPast<T>(random, placement, cylinderSample(random, cylinder));
+    };
+    report<T>("grazing cylinder",
+              runRandom<T>(
+                  24, grazingCases, Target<T>::cylinder,
+                  [](auto&&... a) { return sweepSphereCylinder(a...); }, motion),
+              true);
+}
+
+TYPED_TEST(SphereSweepTest, RandomGrazingCones) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Cone<T>& cone) {
+        return grazingPast<T>(random, placement, coneSample(random, cone));
+    };
+    report<T>(
+        "grazing cone",
+        runRandom<T>(
+            25, grazingCases, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); }, motion),
+        true);
+}
+
+TYPED_TEST(SphereSweepTest, RandomGrazingEllipsoids) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Ellipsoid<T>& ellipsoid) {
+        return grazingPast<T>(random, placement, ellipsoidSample(random, ellipsoid));
+    };
+    report<T>("grazing ellipsoid",
+              runRandom<T>(
+                  26, grazingCases, Target<T>::ellipsoid,
+                  [](auto&&... a) { return sweepSphereEllipsoid(a...); }, motion),
               true);
 }
 
