@@ -6,6 +6,10 @@
 // tests/reference/distance_reference.hpp.
 #include "analytic/geometry/sphere_sweep.hpp"
 
+#include "analytic/geometry/ray_cone.hpp"
+#include "analytic/geometry/ray_cylinder.hpp"
+#include "analytic/geometry/ray_ellipsoid.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -356,6 +360,9 @@ struct Stats {
     // Largest errors seen, in the units of Bounds: u M, the point in u M (1 + D / L), the normal's angle
     // in u M / L.
     Real residual = 0, timeTimesApproach = 0, point = 0, normalAngle = 0;
+    // |t_core - t_ref| / maxT (the error as a fraction of the sweep's length) where the path meets the
+    // surface within 60 degrees of its normal (the approach at least half the speed).
+    Real timeOverLength = 0;
 };
 
 template <class T, class Model> void checkNormalAndPoint(const SphereSweepHit<T>& hit, const Model& model,
@@ -432,6 +439,8 @@ template <class T, class Model> void checkCase(const Motion<T>& motion, const Mo
             << ", f there " << double(distanceAt(expected.t) - radius) << ", f between "
             << double(distanceAt((expected.t + Real(hit->t)) / 2) - radius) << ")";
         stats.timeTimesApproach = std::max(stats.timeTimesApproach, timeError / unit);
+        if (approach >= glm::length(direction) / 2 && maxT > 0)
+            stats.timeOverLength = std::max(stats.timeOverLength, std::abs(Real(hit->t) - expected.t) / maxT);
     }
     checkNormalAndPoint(*hit, model, center, magnitude, stats);
 }
@@ -1166,6 +1175,259 @@ TYPED_TEST(SphereSweepTest, PlaneParallelTiltedAndCentreOnPlane) {
     EXPECT_FALSE(sweepSpherePlane(path, T(2), Plane<T>{Vec3<T>(0, 0, 2), T(1000)}));
 }
 
+// A graze at exactly the radius: f has a double root, so t is known only to the square root of the
+// distance's rounding (2 64 u M), over the speed.
+template <class T> Real grazeTolerance(Real speed, Real magnitude = 4000) {
+    return std::sqrt(2 * 64 * Bounds<T>::u * magnitude) / speed;
+}
+
+// Cylinder of radius 1 about base, from z = -2 to 2.
+TYPED_TEST(SphereSweepTest, CylinderSideCapsAndRims) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const RealVec3 w = widen(c);
+    const Cylinder<T> target{c + Vec3<T>(0, 0, -2), c + Vec3<T>(0, 0, 2), T(1)};
+    // Head-on into the side, and along the axis into cap b's centre.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(-10, 0, 0.5), Vec3<T>(20, 0, 0)), T(1), target),
+              Real(0.4), w + RealVec3(-1, 0, 0.5), RealVec3(-1, 0, 0), false);
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20)), T(1), target),
+              Real(0.35), w + RealVec3(0, 0, 2), RealVec3(0, 0, 1), false);
+    // Into cap a from below, off the axis.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0.5, 0.25, -10), Vec3<T>(0, 0, 20)), T(1), target),
+              Real(0.35), w + RealVec3(0.5, 0.25, -2), RealVec3(0, 0, -1), false);
+    // The rim's torus: 0.6 above the cap's plane, moving along x; touches the rim at x + 1 = -0.8.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(-10, 0, 2.6), Vec3<T>(20, 0, 0)), T(1), target),
+              Real(0.41), w + RealVec3(-1, 0, 2), RealVec3(-0.8, 0, 0.6), false);
+    // Parallel to the side, 0.99 out from the rim: meets the rim's torus sqrt(1 - 0.99^2) above the cap.
+    const Real rise = std::sqrt(1 - Real(T(1.99) - 1) * Real(T(1.99) - 1));
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(1.99, 0, 10), Vec3<T>(0, 0, -20)), T(1), target),
+              (8 - rise) / 20, w + RealVec3(1, 0, 2), RealVec3(Real(T(1.99)) - 1, 0, rise), false);
+    // Parallel to the side, 2.01 from the axis: passes by; at exactly 2 it touches the side all along
+    // from the rim down (a double root at t = 0.4).
+    EXPECT_FALSE(sweepSphereCylinder(pathFrom(c + Vec3<T>(2.01, 0, 10), Vec3<T>(0, 0, -20)), T(1), target));
+    const auto alongSide =
+        sweepSphereCylinder(pathFrom(c + Vec3<T>(2, 0, 10), Vec3<T>(0, 0, -20)), T(1), target);
+    ASSERT_TRUE(alongSide.has_value());
+    EXPECT_NEAR(double(alongSide->t), 0.4, double(grazeTolerance<T>(20)));
+    EXPECT_NEAR(double(alongSide->normal.x), 1.0, 1e-2);
+    // Moving along the side at distance 0.5 < 1 out: starts in contact.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0, -1.5, 0), Vec3<T>(0, 0, 5)), T(1), target), 0,
+              w + RealVec3(0, -1, 0), RealVec3(0, -1, 0), true);
+    // Touching the side, moving away or in; overlapping and moving away.
+    for (const Vec3<T> direction : {Vec3<T>(-5, 0, 0), Vec3<T>(5, 0, 0), Vec3<T>(0, 0, 0)})
+        expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(-2, 0, 0), direction), T(1), target), 0,
+                  w + RealVec3(-1, 0, 0), RealVec3(-1, 0, 0), true);
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0, 0, 2.5), Vec3<T>(0, 0, 5)), T(1), target), 0,
+              w + RealVec3(0, 0, 2), RealVec3(0, 0, 1), true);
+    // Centre inside, nearest cap b (0.5 below it, 0.8 from the side): its projection on the cap.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0.2, 0, 1.5), Vec3<T>(3, 1, 0)), T(0.1), target), 0,
+              w + RealVec3(0.2, 0, 2), RealVec3(0, 0, 1), true);
+    // Centre on the axis, nearest the side: some direction across the axis.
+    const auto onAxis = sweepSphereCylinder(pathFrom(c, Vec3<T>(0, 0, 1)), T(0.1), target);
+    ASSERT_TRUE(onAxis.has_value());
+    EXPECT_EQ(onAxis->t, T(0));
+    EXPECT_NEAR(double(onAxis->normal.z), 0.0, 1e-6);
+    EXPECT_NEAR(double(glm::length(widen(onAxis->normal))), 1.0, 1e-6);
+    EXPECT_LE(glm::length(widen(onAxis->point) - (w + widen(onAxis->normal))), 64 * Bounds<T>::u * 4000);
+}
+
+// Cone with apex 3 above base and its base 1 below (height 4), radius 3: slant 5, side normal
+// (0.8 radial, 0.6 up).
+TYPED_TEST(SphereSweepTest, ConeApexBaseSideAndRim) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const RealVec3 w = widen(c);
+    const Cone<T> target{c + Vec3<T>(0, 0, 3), c + Vec3<T>(0, 0, -1), T(3)};
+    // Along the axis onto the apex, and from below onto the base's centre.
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20)), T(1), target), Real(0.3),
+              w + RealVec3(0, 0, 3), RealVec3(0, 0, 1), false);
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(0, 0, -10), Vec3<T>(0, 0, 20)), T(1), target), Real(0.4),
+              w + RealVec3(0, 0, -1), RealVec3(0, 0, -1), false);
+    // Square onto the side's middle (1.5, 0, 1), along its normal.
+    const RealVec3 sideNormal(0.8, 0, 0.6);
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(9.5, 0, 7), Vec3<T>(-16, 0, -12)), T(1), target),
+              Real(0.45), w + RealVec3(1.5, 0, 1), sideNormal, false);
+    // Onto the rim (3, 0, -1) along a normal between the side's and the base's: (2, 0, -1) / sqrt 5.
+    const RealVec3 rimNormal = glm::normalize(RealVec3(2, 0, -1));
+    expectHit(
+        sweepSphereCone(pathFrom(c + Vec3<T>(23, 0, -11), Vec3<T>(-40, 0, 20)), T(std::sqrt(5.0L)), target),
+        Real(0.45), w + RealVec3(3, 0, -1), rimNormal, false);
+    // Across the apex, 1 above it: grazes a sphere of radius 1 at t = 0.5 (the apex's normal cone holds
+    // +z); passes a smaller one, meets a larger one before.
+    const RayPath<T> overApex = pathFrom(c + Vec3<T>(-10, 0, 4), Vec3<T>(20, 0, 0));
+    const auto grazed = sweepSphereCone(overApex, T(1), target);
+    ASSERT_TRUE(grazed.has_value());
+    EXPECT_NEAR(double(grazed->t), 0.5, double(grazeTolerance<T>(20)));
+    EXPECT_LE(glm::length(widen(grazed->point) - (w + RealVec3(0, 0, 3))), 64 * Bounds<T>::u * 4000);
+    EXPECT_FALSE(sweepSphereCone(overApex, T(0.999), target));
+    expectHit(sweepSphereCone(overApex, T(1.25), target), (10 - Real(0.75)) / 20, w + RealVec3(0, 0, 3),
+              RealVec3(-0.6, 0, 0.8), false);
+    // Inside, on the axis 1 above the base (1.8 from the side): the base's centre.
+    expectHit(sweepSphereCone(pathFrom(c, Vec3<T>(1, 2, 3)), T(0.5), target), 0, w + RealVec3(0, 0, -1),
+              RealVec3(0, 0, -1), true);
+    // Inside at (1.2, 0, 1), 0.24 from the side and 2 from the base: the side's point.
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(1.2, 0, 1), Vec3<T>(0, 0, 0)), T(0.1), target), 0,
+              w + RealVec3(1.2 + 0.24 * 0.8, 0, 1 + 0.24 * 0.6), sideNormal, true);
+    // Touching the base from below, moving away.
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(1, 1, -2), Vec3<T>(0, 0, -5)), T(1), target), 0,
+              w + RealVec3(1, 1, -1), RealVec3(0, 0, -1), true);
+}
+
+// Ellipsoid with radii 1, 2, 3 along world y, -x and z.
+TYPED_TEST(SphereSweepTest, EllipsoidAxesInsideAndSphere) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const RealVec3 w = widen(c);
+    const Mat3<T> rotation(Vec3<T>(0, 1, 0), Vec3<T>(-1, 0, 0), Vec3<T>(0, 0, 1));
+    const Ellipsoid<T> target{c, rotation, Vec3<T>(1, 2, 3)};
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20)), T(1), target),
+              Real(0.3), w + RealVec3(0, 0, 3), RealVec3(0, 0, 1), false);
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(10, 0, 0), Vec3<T>(-20, 0, 0)), T(0.5), target),
+              Real(0.375), w + RealVec3(2, 0, 0), RealVec3(1, 0, 0), false);
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(0, -10, 0), Vec3<T>(0, 20, 0)), T(0.5), target),
+              Real(0.425), w + RealVec3(0, -1, 0), RealVec3(0, -1, 0), false);
+    // Centre at the centre: the nearest surface points are the ends of the smallest axis.
+    const auto centred = sweepSphereEllipsoid(pathFrom(c, Vec3<T>(1, 0, 0)), T(0.5), target);
+    ASSERT_TRUE(centred.has_value());
+    EXPECT_TRUE(centred->startsInContact);
+    EXPECT_NEAR(std::abs(double(centred->normal.y)), 1.0, 1e-6);
+    EXPECT_LE(glm::length(widen(centred->point) - (w + widen(centred->normal))), 64 * Bounds<T>::u * 4000);
+    // Inside near the end of the largest axis, nearer than its centres of curvature (1 / 3 and 4 / 3
+    // below it): the nearest point is that end.
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(0, 0, 2.75), Vec3<T>(0, 0, 0)), T(0.1), target), 0,
+              w + RealVec3(0, 0, 3), RealVec3(0, 0, 1), true);
+    // Equal radii: the sphere's sweep.
+    Random random(31);
+    const Ellipsoid<T> ball{c, random.rotation<T>(), Vec3<T>(2)};
+    for (int i = 0; i < 1000; ++i) {
+        const RayPath<T> path =
+            pathFrom(c + Vec3<T>(random.point<double>(6)), Vec3<T>(random.point<double>(12)));
+        const T radius = T(random.uniform(0.1, 2));
+        const auto asEllipsoid = sweepSphereEllipsoid(path, radius, ball);
+        const auto asSphere = sweepSphereSphere(path, radius, Sphere<T>{c, T(2)});
+        ASSERT_EQ(asEllipsoid.has_value(), asSphere.has_value()) << "case " << i;
+        if (!asSphere) continue;
+        EXPECT_NEAR(double(asEllipsoid->t * glm::length(path.direction)),
+                    double(asSphere->t * glm::length(path.direction)), 64 * double(Bounds<T>::u) * 4000);
+        EXPECT_LE(glm::length(widen(asEllipsoid->point) - widen(asSphere->point)), 64 * Bounds<T>::u * 4000);
+    }
+}
+
+// Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
+// distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
+// the ray test agree on hit or miss, and on t (times the approach) within the stated bound.
+template <class T, class MakeTarget, class Sweep, class RayTest>
+void checkRadiusZeroAgainstRay(std::uint64_t seed, const MakeTarget& makeTarget, const Sweep& sweep,
+                               const RayTest& rayTest) {
+    using B = Bounds<T>;
+    Random random(seed);
+    long hits = 0, compared = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const Placement placement = randomPlacement(random);
+        const auto [target, model, targetMagnitude] = makeTarget(random, placement);
+        Motion<T> motion = randomMotion<T>(random, placement);
+        if (motion.path.direction == Vec3<T>(0)) continue;
+        const auto swept = sweep(motion.path, T(0), target);
+        const auto ray = rayTest(motion.path, target);
+        const RealVec3 origin = widen(motion.path.origin), direction = widen(motion.path.direction);
+        const Real magnitude =
+            std::max({maxAbs(motion.path.origin), maxAbs(motion.path.at(motion.path.maxT)), targetMagnitude,
+                      maxAbs(motion.path.direction) * Real(motion.path.maxT)});
+        const reference::SweepReference expected = reference::firstTimeOfImpact(
+            [&](Real t) { return model.signedDistance(origin + t * direction); }, Real(0),
+            Real(motion.path.maxT), glm::length(direction), B::tangencyBand * magnitude);
+        if (expected.outcome == SweepOutcome::Ambiguous) continue;
+        ++compared;
+        ASSERT_EQ(swept.has_value(), ray.has_value()) << "case " << i;
+        if (!ray) continue;
+        ++hits;
+        const Real rayT = ray->originInside ? Real(0) : Real(ray->entry.t);
+        const Real approach =
+            ray->originInside ? 1 : std::max(Real(0), -glm::dot(widen(ray->entry.normal), direction));
+        EXPECT_LE(std::abs(Real(swept->t) - rayT) * approach, B::timeTimesApproach * magnitude)
+            << "case " << i;
+        EXPECT_EQ(swept->startsInContact, ray->originInside || ray->entry.t == T(0)) << "case " << i;
+    }
+    EXPECT_GT(compared, 15000);
+    EXPECT_GT(hits, 2000);
+}
+
+TYPED_TEST(SphereSweepTest, RadiusZeroIsTheRayTest) {
+    using T = TypeParam;
+    checkRadiusZeroAgainstRay<T>(
+        41, Target<T>::cylinder, [](auto&&... a) { return sweepSphereCylinder(a...); },
+        [](auto&&... a) { return intersectRayCylinder(a...); });
+    checkRadiusZeroAgainstRay<T>(
+        42, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); },
+        [](auto&&... a) { return intersectRayCone(a...); });
+    checkRadiusZeroAgainstRay<T>(
+        43, Target<T>::ellipsoid, [](auto&&... a) { return sweepSphereEllipsoid(a...); },
+        [](auto&&... a) { return intersectRayEllipsoid(a...); });
+}
+
+// The goal: t within 1e-6 of the sweep's length in float, 1e-12 in double, for solids of size
+// about 1 near the origin, paths of a few units meeting the surface within 60 degrees of its normal.
+// (Far from the origin the inputs themselves are rounded to u M, and t moves by u M / (speed cos).)
+template <class T, class MakeTarget, class Sweep>
+void checkTimeGoal(const char* name, std::uint64_t seed, const MakeTarget& makeTarget, const Sweep& sweep) {
+    Placement current{};
+    const auto target = [&](Random& random, const Placement&) {
+        current = Placement{1.0, random.point<double>(1)};
+        return makeTarget(random, current);
+    };
+    const auto motion = [&](Random& random, const Placement&, const auto&) {
+        return randomMotion<T>(random, current);
+    };
+    const Stats stats = runRandom<T>(seed, 20000, target, sweep, motion);
+    std::printf("  %s<%s> near the origin: worst |t - t_ref| / maxT %.3g (approach within 60 degrees)\n",
+                name, sizeof(T) == sizeof(float) ? "float" : "double", double(stats.timeOverLength));
+    EXPECT_EQ(stats.mismatches, 0);
+    EXPECT_LE(stats.timeOverLength, sizeof(T) == sizeof(float) ? 1e-6 : 1e-12);
+}
+
+TYPED_TEST(SphereSweepTest, TimeOfImpactGoalNearTheOrigin) {
+    using T = TypeParam;
+    checkTimeGoal<T>("cylinder", 51, Target<T>::cylinder,
+                     [](auto&&... a) { return sweepSphereCylinder(a...); });
+    checkTimeGoal<T>("cone", 52, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); });
+    checkTimeGoal<T>("ellipsoid", 53, Target<T>::ellipsoid,
+                     [](auto&&... a) { return sweepSphereEllipsoid(a...); });
+}
+
+// A 6 km sweep onto solids of size about 1 at the origin: within rounding of the sweep's length.
+TYPED_TEST(SphereSweepTest, SixKilometreSweeps) {
+    using T = TypeParam;
+    const Cylinder<T> cylinder{Vec3<T>(0, 0, -1), Vec3<T>(0.25, 0.5, 1), T(0.75)};
+    const Cone<T> cone{Vec3<T>(0.5, 0, 1), Vec3<T>(0, 0.25, -1), T(1)};
+    const Ellipsoid<T> ellipsoid{Vec3<T>(0.125, 0, 0), Random(61).rotation<T>(), Vec3<T>(0.5, 1, 1.5)};
+    Random random(62);
+    Stats stats;
+    for (int i = 0; i < 300; ++i) {
+        const Vec3<double> from = 6000.0 * random.unitVector<double>();
+        const Vec3<double> aim = random.point<double>(0.5);
+        const Motion<T> motion{{Vec3<T>(from), Vec3<T>((aim - from) * 1.001), T(1)},
+                               T(random.uniform(0.05, 1))};
+        switch (i % 3) {
+            case 0:
+                checkCase(motion, CylinderModel{widen(cylinder.a), widen(cylinder.b), Real(cylinder.radius)},
+                          2, sweepSphereCylinder(motion.path, motion.radius, cylinder), stats);
+                break;
+            case 1:
+                checkCase(motion, ConeModel{widen(cone.apex), widen(cone.base), Real(cone.radius)}, 2,
+                          sweepSphereCone(motion.path, motion.radius, cone), stats);
+                break;
+            default:
+                checkCase(motion,
+                          EllipsoidModel{widen(ellipsoid.center), widen(ellipsoid.rotation),
+                                         widen(ellipsoid.radii)},
+                          2, sweepSphereEllipsoid(motion.path, motion.radius, ellipsoid), stats);
+        }
+    }
+    EXPECT_EQ(stats.mismatches, 0);
+    EXPECT_GT(stats.hits, 250);
+    EXPECT_LE(stats.timeOverLength, sizeof(T) == sizeof(float) ? 1e-6 : 1e-12);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Every target: zero displacement, scales, maxT limits, and invalid input.
 
@@ -1204,6 +1466,20 @@ template <class T> std::vector<AnyTarget<T>> allTargets(T scale = T(1)) {
         {"plane", T(0), [=](const RayPath<T>& p, T r) { return sweepSpherePlane(p, r, plane); }},
         {"two-sided plane", T(0),
          [=](const RayPath<T>& p, T r) { return sweepSphereTwoSidedPlane(p, r, plane); }},
+        {"cylinder", T(1),
+         [=](const RayPath<T>& p, T r) {
+             return sweepSphereCylinder(
+                 p, r, Cylinder<T>{o - Vec3<T>(0, 0, scale), o + Vec3<T>(0, 0, scale), scale});
+         }},
+        {"cone", T(1),
+         [=](const RayPath<T>& p, T r) {
+             return sweepSphereCone(p, r, Cone<T>{o + Vec3<T>(0, 0, scale), o - Vec3<T>(0, 0, scale), scale});
+         }},
+        {"ellipsoid", T(1),
+         [=](const RayPath<T>& p, T r) {
+             return sweepSphereEllipsoid(p, r,
+                                         Ellipsoid<T>{o, Mat3<T>(1), Vec3<T>(2 * scale, 3 * scale, scale)});
+         }},
     };
 }
 
@@ -1260,6 +1536,89 @@ TYPED_TEST(SphereSweepTest, MaxTLimits) {
         EXPECT_EQ(atStart->t, T(0));
     }
 }
+
+// Every field of the cylinder, cone and ellipsoid made NaN or infinite, and the sizes they reject:
+// nothing, and no NaN; subnormal sizes and a subnormal path answer without a NaN.
+template <class T> struct InvalidRoundSolids {
+    static void check(const RayPath<T>& path) {
+        const Vec3<T> o = base<T>();
+        const Cylinder<T> cylinder{o - Vec3<T>(0, 0, 1), o + Vec3<T>(0, 0, 1), T(1)};
+        const Cone<T> cone{o + Vec3<T>(0, 0, 1), o - Vec3<T>(0, 0, 1), T(1)};
+        const Ellipsoid<T> ellipsoid{o, Mat3<T>(1), Vec3<T>(1, 2, 3)};
+        ASSERT_TRUE(sweepSphereCylinder(path, T(1), cylinder));
+        ASSERT_TRUE(sweepSphereCone(path, T(1), cone));
+        ASSERT_TRUE(sweepSphereEllipsoid(path, T(1), ellipsoid));
+        const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+        for (const T bad : {nan, inf, -inf}) {
+            for (int i = 0; i < 3; ++i) {
+                Cylinder<T> badCylinder = cylinder;
+                badCylinder.a[i] = bad;
+                EXPECT_FALSE(sweepSphereCylinder(path, T(1), badCylinder));
+                badCylinder = cylinder;
+                badCylinder.b[i] = bad;
+                EXPECT_FALSE(sweepSphereCylinder(path, T(1), badCylinder));
+                Cone<T> badCone = cone;
+                badCone.apex[i] = bad;
+                EXPECT_FALSE(sweepSphereCone(path, T(1), badCone));
+                badCone = cone;
+                badCone.base[i] = bad;
+                EXPECT_FALSE(sweepSphereCone(path, T(1), badCone));
+                Ellipsoid<T> badEllipsoid = ellipsoid;
+                badEllipsoid.center[i] = bad;
+                EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), badEllipsoid));
+                badEllipsoid = ellipsoid;
+                badEllipsoid.radii[i] = bad;
+                EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), badEllipsoid));
+                for (int column = 0; column < 3; ++column) {
+                    badEllipsoid = ellipsoid;
+                    badEllipsoid.rotation[column][i] = bad;
+                    EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), badEllipsoid));
+                }
+            }
+            EXPECT_FALSE(sweepSphereCylinder(path, T(1), Cylinder<T>{cylinder.a, cylinder.b, bad}));
+            EXPECT_FALSE(sweepSphereCone(path, T(1), Cone<T>{cone.apex, cone.base, bad}));
+        }
+        // Zero and negative sizes; a == b; apex == base; radii too far apart for their ratio's square.
+        for (const T size : {T(0), T(-1)}) {
+            EXPECT_FALSE(sweepSphereCylinder(path, T(1), Cylinder<T>{cylinder.a, cylinder.b, size}));
+            EXPECT_FALSE(sweepSphereCone(path, T(1), Cone<T>{cone.apex, cone.base, size}));
+            for (int i = 0; i < 3; ++i) {
+                Ellipsoid<T> flat = ellipsoid;
+                flat.radii[i] = size;
+                EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), flat));
+            }
+        }
+        EXPECT_FALSE(sweepSphereCylinder(path, T(1), Cylinder<T>{o, o, T(1)}));
+        EXPECT_FALSE(sweepSphereCone(path, T(1), Cone<T>{o, o, T(1)}));
+        const T far = std::sqrt(std::numeric_limits<T>::max());
+        EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), Ellipsoid<T>{o, Mat3<T>(1), Vec3<T>(far, 1, 1 / far)}));
+        for (const T bad : {nan, inf, -inf, T(-1)}) {
+            EXPECT_FALSE(sweepSphereCylinder(path, bad, cylinder));
+            EXPECT_FALSE(sweepSphereCone(path, bad, cone));
+            EXPECT_FALSE(sweepSphereEllipsoid(path, bad, ellipsoid));
+        }
+        // Subnormal sizes and radius, huge values: whatever the answer, finite.
+        const T tiny = std::numeric_limits<T>::denorm_min(), huge = std::numeric_limits<T>::max();
+        const auto finite = [](const std::optional<SphereSweepHit<T>>& hit) {
+            return !hit || (std::isfinite(hit->t) && isFinite(hit->point) && isFinite(hit->normal) &&
+                            std::abs(glm::length(hit->normal) - T(1)) < T(1e-3));
+        };
+        for (const T size : {tiny, huge, T(1e-30), T(1e30)}) {
+            for (const T radius : {T(0), tiny, T(1), huge}) {
+                for (const RayPath<T>& p :
+                     {path, RayPath<T>{o + Vec3<T>(0, 0, 10), Vec3<T>(tiny, 0, -tiny), huge},
+                      RayPath<T>{Vec3<T>(huge), Vec3<T>(-huge), T(1)}}) {
+                    EXPECT_TRUE(finite(
+                        sweepSphereCylinder(p, radius, Cylinder<T>{o, o + Vec3<T>(0, 0, size), size})));
+                    EXPECT_TRUE(
+                        finite(sweepSphereCone(p, radius, Cone<T>{o, o + Vec3<T>(size, 0, 0), size})));
+                    EXPECT_TRUE(finite(sweepSphereEllipsoid(
+                        p, radius, Ellipsoid<T>{o, Mat3<T>(1), Vec3<T>(size, 1, size)})));
+                }
+            }
+        }
+    }
+};
 
 TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
     using T = TypeParam;
@@ -1331,6 +1690,7 @@ TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
     }
     EXPECT_FALSE(sweepSphereSphere(path, T(1), Sphere<T>{o, T(-1)}));
     EXPECT_FALSE(sweepSphereCapsule(path, T(1), Capsule<T>{o, o, T(-1)}));
+    InvalidRoundSolids<T>::check(path);
     EXPECT_FALSE(sweepSphereObb(path, T(1), Obb<T>{o, Mat3<T>(1), Vec3<T>(1, -1, 1)}));
     EXPECT_FALSE(sweepSpherePlane(path, T(1), Plane<T>{Vec3<T>(0), T(0)}));
 }
