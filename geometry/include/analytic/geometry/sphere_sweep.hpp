@@ -610,25 +610,32 @@ template <class T> NearestInSection<T> nearestOnConeSection(T across, T along, T
     return {{fraction * radius, fraction * height}, sideNormal, beyondSide};
 }
 
-// The root of g, decreasing on [low, high] with g(low) >= 0 >= g(high), by bisection, to the precision
-// the ellipse and ellipsoid points need: s + 1 within a rounding (each of their denominators s + ratio
-// is at least s + 1 > 0). The count is bounded by the exponent range: widths halve down to u (s + 1).
-template <class T, class Decreasing> T bisectRoot(T low, T high, const Decreasing& g) {
+// The root of g, convex and decreasing on [low, high] with g(low) >= 0 >= g(high) (evaluate(s) gives
+// g(s) and its slope), to the precision the ellipse and ellipsoid points need: s + 1 within a rounding
+// (each of their denominators s + ratio is at least s + 1 > 0). Newton's method: from a point where g > 0
+// each step stays left of the root (the tangent lies below g) and converges from there, quadratically;
+// from one where g < 0 (high, or rounding past the root) the tangent's root lies left of it. A step that
+// leaves the bracket [low, high], as a tangent near the pole at low may, is a bisection instead; so the
+// count is bounded as bisection's, by the exponent range (widths halve down to u (s + 1)).
+template <class T, class Evaluate> T convexRoot(T low, T high, const Evaluate& evaluate) {
     constexpr int limit = std::numeric_limits<T>::max_exponent - std::numeric_limits<T>::min_exponent +
                           std::numeric_limits<T>::digits + 2;
+    T s = high;
     for (int iteration = 0; iteration < limit; ++iteration) {
-        const T middle = low + (high - low) / T(2);
-        if (!(middle > low && middle < high)) break;
-        const T value = g(middle);
+        const auto [value, slope] = evaluate(s);
         if (value > T(0))
-            low = middle;
+            low = s;
         else if (value < T(0))
-            high = middle;
+            high = s;
         else
-            return middle;
-        if (high - low <= unitRoundoff<T> * (low + T(1))) break;
+            return s;
+        const T next = s - value / slope;
+        if (std::abs(next - s) <= T(2) * unitRoundoff<T> * (s + T(1))) return std::clamp(next, low, high);
+        const T middle = low + (high - low) / T(2);
+        if (!(middle > low && middle < high)) break;  // no number left between them
+        s = next > low && next < high ? next : middle;
     }
-    return low + (high - low) / T(2);
+    return s;
 }
 
 // The point of the ellipse (x0 / e0)^2 + (x1 / e1)^2 = 1, e0 >= e1 > 0, nearest the query y >= 0, by
@@ -643,9 +650,9 @@ template <class T> Vec2<T> nearestOnEllipse(T e0, T e1, T y0, T y1) {
         if (g == T(0)) return {y0, y1};
         const T ratio = (e0 / e1) * (e0 / e1);
         const T n0 = ratio * z0;
-        const T s = bisectRoot(z1 - T(1), g < T(0) ? T(0) : lengthOf(n0, z1) - T(1), [&](T s) {
+        const T s = convexRoot(z1 - T(1), g < T(0) ? T(0) : lengthOf(n0, z1) - T(1), [&](T s) {
             const T a = n0 / (s + ratio), b = z1 / (s + T(1));
-            return a * a + b * b - T(1);
+            return std::pair{a * a + b * b - T(1), T(-2) * (a * a / (s + ratio) + b * b / (s + T(1)))};
         });
         return {ratio * y0 / (s + ratio), y1 / (s + T(1))};
     }
@@ -669,9 +676,11 @@ template <class T> Vec3<T> nearestOnSortedEllipsoid(const Vec3<T>& e, const Vec3
                 const T ratio0 = (e[0] / e[2]) * (e[0] / e[2]), ratio1 = (e[1] / e[2]) * (e[1] / e[2]);
                 const T n0 = ratio0 * z[0], n1 = ratio1 * z[1];
                 const T high = g < T(0) ? T(0) : lengthAndDirection(Vec3<T>(n0, n1, z[2])).length - T(1);
-                const T s = bisectRoot(z[2] - T(1), high, [&](T s) {
+                const T s = convexRoot(z[2] - T(1), high, [&](T s) {
                     const T a = n0 / (s + ratio0), b = n1 / (s + ratio1), c = z[2] / (s + T(1));
-                    return a * a + b * b + c * c - T(1);
+                    return std::pair{
+                        a * a + b * b + c * c - T(1),
+                        T(-2) * (a * a / (s + ratio0) + b * b / (s + ratio1) + c * c / (s + T(1)))};
                 });
                 return {ratio0 * y[0] / (s + ratio0), ratio1 * y[1] / (s + ratio1), y[2] / (s + T(1))};
             }
