@@ -376,6 +376,10 @@ template <class T, class Model> void checkNormalAndPoint(const SphereSweepHit<T>
                                                          Stats& stats) {
     using B = Bounds<T>;
     const Real unit = B::u * magnitude;
+    // Wherever the centre is, the point lies on the surface (a plane's sheet and a triangle are their
+    // own surface: their distance is unsigned).
+    EXPECT_LE(std::abs(model.signedDistance(widen(hit.point))), B::point * magnitude)
+        << "point off the surface";
     const Real conditioning = model.normalConditioning(center);
     if (conditioning <= B::undefinedNormal * magnitude) {
         ++stats.normalsSkipped;
@@ -1316,6 +1320,26 @@ TYPED_TEST(SphereSweepTest, EllipsoidAxesInsideAndSphere) {
         EXPECT_NEAR(double(asEllipsoid->t * glm::length(path.direction)),
                     double(asSphere->t * glm::length(path.direction)), 64 * double(Bounds<T>::u) * 4000);
         EXPECT_LE(glm::length(widen(asEllipsoid->point) - widen(asSphere->point)), 64 * Bounds<T>::u * 4000);
+    }
+}
+
+// A centre inside a nearly round ellipsoid, near its centre: the nearest surface point lies near the end
+// of the smallest axis, where the root s of Eberly's function is near -1; its denominators s + 1 lost
+// their digits to cancellation (found by fuzz_sphere_sweep: a point 20 units off a float ellipsoid of
+// radius 54,000).
+TYPED_TEST(SphereSweepTest, RegressionEllipsoidCentreInsideNearlyRound) {
+    using T = TypeParam;
+    const Ellipsoid<T> target{Vec3<T>(8, -1, 0), Mat3<T>(1), Vec3<T>(T(54312.13), T(54507.45), T(54507.45))};
+    const EllipsoidModel model{widen(target.center), widen(target.rotation), widen(target.radii)};
+    for (const Vec3<T> offset : {Vec3<T>(-9.875, 6.875, 0), Vec3<T>(0.5, -3, 2), Vec3<T>(-1e-3, 2, 7)}) {
+        const auto hit =
+            sweepSphereEllipsoid(pathFrom(target.center + offset, Vec3<T>(0, 2, -6)), T(2.875), target);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_TRUE(hit->startsInContact);
+        EXPECT_LE(std::abs(model.signedDistance(widen(hit->point))), 64 * Bounds<T>::u * 54507)
+            << "point " << test::text(hit->point);
+        // The nearest surface point is the smallest axis' end on the centre's side.
+        EXPECT_NEAR(double(hit->normal.x), offset.x < 0 ? -1.0 : 1.0, 1e-3);
     }
 }
 

@@ -610,51 +610,58 @@ template <class T> NearestInSection<T> nearestOnConeSection(T across, T along, T
     return {{fraction * radius, fraction * height}, sideNormal, beyondSide};
 }
 
-// The root of g, convex and decreasing on [low, high] with g(low) >= 0 >= g(high) (evaluate(s) gives
-// g(s) and its slope), to the precision the ellipse and ellipsoid points need: s + 1 within a rounding
-// (each of their denominators s + ratio is at least s + 1 > 0). Newton's method: from a point where g > 0
-// each step stays left of the root (the tangent lies below g) and converges from there, quadratically;
-// from one where g < 0 (high, or rounding past the root) the tangent's root lies left of it. A step that
-// leaves the bracket [low, high], as a tangent near the pole at low may, is a bisection instead; so the
-// count is bounded as bisection's, by the exponent range (widths halve down to u (s + 1)).
+// The root of g, convex and decreasing on [low, high], 0 < low, with g(low) >= 0 >= g(high)
+// (evaluate(w) gives g(w) and its slope), to the precision the ellipse and ellipsoid points need: w
+// within a rounding (each of their denominators w + excess is at least w). Newton's method: from a point
+// where g > 0 each step stays left of the root (the tangent lies below g) and converges from there,
+// quadratically; from one where g < 0 (high, or rounding past the root) the tangent's root lies left of
+// it. A step that leaves the bracket [low, high], as a tangent near the pole at 0 may, is a bisection
+// instead; so the count is bounded as bisection's, by the exponent range (widths halve down to u w).
 template <class T, class Evaluate> T convexRoot(T low, T high, const Evaluate& evaluate) {
     constexpr int limit = std::numeric_limits<T>::max_exponent - std::numeric_limits<T>::min_exponent +
                           std::numeric_limits<T>::digits + 2;
-    T s = high;
+    T w = high;
     for (int iteration = 0; iteration < limit; ++iteration) {
-        const auto [value, slope] = evaluate(s);
+        const auto [value, slope] = evaluate(w);
         if (value > T(0))
-            low = s;
+            low = w;
         else if (value < T(0))
-            high = s;
+            high = w;
         else
-            return s;
-        const T next = s - value / slope;
-        if (std::abs(next - s) <= T(2) * unitRoundoff<T> * (s + T(1))) return std::clamp(next, low, high);
+            return w;
+        const T next = w - value / slope;
+        if (std::abs(next - w) <= T(2) * unitRoundoff<T> * w) return std::clamp(next, low, high);
         const T middle = low + (high - low) / T(2);
         if (!(middle > low && middle < high)) break;  // no number left between them
-        s = next > low && next < high ? next : middle;
+        w = next > low && next < high ? next : middle;
     }
-    return s;
+    return w;
+}
+
+// (e / smallest)^2 - 1 for e >= smallest > 0, without the cancellation of its two terms.
+template <class T> T squaredRatioExcess(T e, T smallest) {
+    return ((e - smallest) / smallest) * ((e + smallest) / smallest);
 }
 
 // The point of the ellipse (x0 / e0)^2 + (x1 / e1)^2 = 1, e0 >= e1 > 0, nearest the query y >= 0, by
 // the robust one-dimensional root of Eberly ("Distance from a Point to an Ellipse, an Ellipsoid, or a
 // Hyperellipsoid"): x_i = ratio_i y_i / (s + ratio_i) with ratio_i = (e_i / e1)^2, s the root of
 // sum (ratio_i z_i / (s + ratio_i))^2 = 1 (z_i = y_i / e_i), bracketed by z1 - 1 and |ratio z| - 1.
+// Solved for w = s + 1, whose denominators w + (ratio_i - 1) add terms >= 0: s itself nears -1 for a
+// query near the centre, where s + 1 would lose its digits to cancellation.
 template <class T> Vec2<T> nearestOnEllipse(T e0, T e1, T y0, T y1) {
     if (y1 > T(0)) {
         if (!(y0 > T(0))) return {T(0), e1};
         const T z0 = y0 / e0, z1 = y1 / e1;
         const T g = z0 * z0 + z1 * z1 - T(1);
         if (g == T(0)) return {y0, y1};
-        const T ratio = (e0 / e1) * (e0 / e1);
+        const T ratio = (e0 / e1) * (e0 / e1), excess = squaredRatioExcess(e0, e1);
         const T n0 = ratio * z0;
-        const T s = convexRoot(z1 - T(1), g < T(0) ? T(0) : lengthOf(n0, z1) - T(1), [&](T s) {
-            const T a = n0 / (s + ratio), b = z1 / (s + T(1));
-            return std::pair{a * a + b * b - T(1), T(-2) * (a * a / (s + ratio) + b * b / (s + T(1)))};
+        const T w = convexRoot(z1, g < T(0) ? T(1) : lengthOf(n0, z1), [&](T w) {
+            const T a = n0 / (w + excess), b = z1 / w;
+            return std::pair{a * a + b * b - T(1), T(-2) * (a * a / (w + excess) + b * b / w)};
         });
-        return {ratio * y0 / (s + ratio), y1 / (s + T(1))};
+        return {ratio * y0 / (w + excess), y1 / w};
     }
     // On the major axis' line: near the centre (within the evolute) the nearest point lies off it.
     const T numerator = e0 * y0, denominator = (e0 - e1) * (e0 + e1);
@@ -665,7 +672,8 @@ template <class T> Vec2<T> nearestOnEllipse(T e0, T e1, T y0, T y1) {
     return {e0, T(0)};
 }
 
-// The same for the ellipsoid of semi-axes e0 >= e1 >= e2 > 0 and a query y >= 0 (Eberly, as above).
+// The same for the ellipsoid of semi-axes e0 >= e1 >= e2 > 0 and a query y >= 0 (Eberly, solved for
+// w = s + 1 as above).
 template <class T> Vec3<T> nearestOnSortedEllipsoid(const Vec3<T>& e, const Vec3<T>& y) {
     if (y[2] > T(0)) {
         if (y[1] > T(0)) {
@@ -674,15 +682,15 @@ template <class T> Vec3<T> nearestOnSortedEllipsoid(const Vec3<T>& e, const Vec3
                 const T g = glm::dot(z, z) - T(1);
                 if (g == T(0)) return y;
                 const T ratio0 = (e[0] / e[2]) * (e[0] / e[2]), ratio1 = (e[1] / e[2]) * (e[1] / e[2]);
+                const T excess0 = squaredRatioExcess(e[0], e[2]), excess1 = squaredRatioExcess(e[1], e[2]);
                 const T n0 = ratio0 * z[0], n1 = ratio1 * z[1];
-                const T high = g < T(0) ? T(0) : lengthAndDirection(Vec3<T>(n0, n1, z[2])).length - T(1);
-                const T s = convexRoot(z[2] - T(1), high, [&](T s) {
-                    const T a = n0 / (s + ratio0), b = n1 / (s + ratio1), c = z[2] / (s + T(1));
-                    return std::pair{
-                        a * a + b * b + c * c - T(1),
-                        T(-2) * (a * a / (s + ratio0) + b * b / (s + ratio1) + c * c / (s + T(1)))};
+                const T high = g < T(0) ? T(1) : lengthAndDirection(Vec3<T>(n0, n1, z[2])).length;
+                const T w = convexRoot(z[2], high, [&](T w) {
+                    const T a = n0 / (w + excess0), b = n1 / (w + excess1), c = z[2] / w;
+                    return std::pair{a * a + b * b + c * c - T(1),
+                                     T(-2) * (a * a / (w + excess0) + b * b / (w + excess1) + c * c / w)};
                 });
-                return {ratio0 * y[0] / (s + ratio0), ratio1 * y[1] / (s + ratio1), y[2] / (s + T(1))};
+                return {ratio0 * y[0] / (w + excess0), ratio1 * y[1] / (w + excess1), y[2] / w};
             }
             const Vec2<T> x = nearestOnEllipse(e[1], e[2], y[1], y[2]);
             return {T(0), x[0], x[1]};
