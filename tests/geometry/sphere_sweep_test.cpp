@@ -1343,6 +1343,25 @@ TYPED_TEST(SphereSweepTest, RegressionEllipsoidCentreInsideNearlyRound) {
     }
 }
 
+// A centre a subnormal step from a narrow cone's apex (found by fuzz_sphere_sweep in double): the
+// offset's length rounded to one subnormal unit, and the normal, divided by it, came out (1, 1) across
+// the section: |normal| 1.8.
+TYPED_TEST(SphereSweepTest, RegressionSubnormalOffsetFromTheApex) {
+    using T = TypeParam;
+    const T d = std::numeric_limits<T>::denorm_min();
+    const Cone<T> cone{Vec3<T>(0), Vec3<T>(0, 0, -2), sizeof(T) == sizeof(float) ? T(1e-10) : T(1e-53)};
+    for (const T radius : {T(0), d, T(1)}) {
+        for (const Vec3<T> origin : {Vec3<T>(d, 0, -d), Vec3<T>(0, d, d), Vec3<T>(-d, d, 0)}) {
+            const auto hit = sweepSphereCone(pathFrom(origin, Vec3<T>(0, 0, -6)), radius, cone);
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_TRUE(hit->startsInContact);
+            EXPECT_NEAR(double(glm::length(widen(hit->normal))), 1.0, 8 * double(Bounds<T>::u))
+                << test::text(hit->normal);
+            EXPECT_LE(glm::length(widen(hit->point)), 4 * Real(d));
+        }
+    }
+}
+
 // Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
 // distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
 // the ray test agree on hit or miss, and on t (times the approach) within the stated bound.

@@ -567,7 +567,8 @@ template <class T> T lengthOf(T x, T y) {
 
 // The cylinder's section: the rectangle 0 <= across <= radius, 0 <= along <= height. Outside, the
 // offset from the rectangle is (beyond the side, beyond a cap), each clamped at 0, so the normal lies in
-// the normal cone of the point even where rounding makes both tiny (the rim).
+// the normal cone of the point even where rounding makes both tiny (the rim); it is scaled before it is
+// normalised, as at the cone's corners.
 template <class T> NearestInSection<T> nearestOnCylinderSection(T across, T along, T radius, T height) {
     const T beyondSide = across - radius;
     const T belowA = -along, aboveB = along - height;
@@ -576,10 +577,10 @@ template <class T> NearestInSection<T> nearestOnCylinderSection(T across, T alon
     const T capHeight = capSide < T(0) ? T(0) : height;
     if (beyondSide > T(0) || beyondCap > T(0)) {
         const T outAcross = std::max(beyondSide, T(0)), outAlong = std::max(beyondCap, T(0));
-        const T distance = lengthOf(outAcross, outAlong);
+        const Vec2<T> normal = unitVector(Vec2<T>(outAcross, outAlong));
         return {{std::min(across, radius), beyondCap > T(0) ? capHeight : along},
-                {outAcross / distance, capSide * (outAlong / distance)},
-                distance};
+                {normal.x, capSide * normal.y},
+                lengthOf(outAcross, outAlong)};
     }
     if (-beyondSide < -beyondCap) return {{radius, along}, {T(1), T(0)}, T(0)};
     return {{across, capHeight}, {T(0), capSide}, T(0)};
@@ -600,10 +601,12 @@ template <class T> NearestInSection<T> nearestOnConeSection(T across, T along, T
     if (beyondBase > T(0) && across <= radius) return {{across, height}, {T(0), T(1)}, beyondBase};
     // Where the query projects onto the side, as a fraction of the way from the apex to the rim.
     const T fraction = std::fma(across, radius, along * height) / (slant * slant);
+    // The normal from the offset scaled first (unitVector): divided by its length, an offset of a few
+    // subnormal units would take that length's rounding (|(d, d)| rounds to d).
     const auto fromCorner = [&](const Vec2<T>& corner) {
         const Vec2<T> offset(across - corner.x, along - corner.y);
-        const T distance = lengthOf(std::abs(offset.x), std::abs(offset.y));
-        return NearestInSection<T>{corner, offset / distance, distance};
+        return NearestInSection<T>{corner, unitVector(offset),
+                                   lengthOf(std::abs(offset.x), std::abs(offset.y))};
     };
     if (fraction <= T(0)) return fromCorner(Vec2<T>(T(0)));
     if (fraction >= T(1)) return fromCorner(Vec2<T>(radius, height));
