@@ -1362,6 +1362,26 @@ TYPED_TEST(SphereSweepTest, RegressionSubnormalOffsetFromTheApex) {
     }
 }
 
+// A centre a subnormal step from the apex of a cone with a tilted axis (found by fuzz_sphere_sweep in
+// float): the offset's parts along and across the axis rounded to whole subnormal units, and the
+// radial direction came out 60 degrees off perpendicular: |normal| 1.22.
+TYPED_TEST(SphereSweepTest, RegressionSubnormalOffsetAcrossATiltedAxis) {
+    using T = TypeParam;
+    const T d = std::numeric_limits<T>::denorm_min();
+    const Cone<T> cone{Vec3<T>(0), Vec3<T>(0.125, -6, -3.5), T(0.375)};
+    const auto fuzzed = sweepSphereCone(pathFrom(Vec3<T>(-6, 0, d), Vec3<T>(6.25, 0, 0)), T(2.5e-7), cone);
+    ASSERT_TRUE(fuzzed.has_value());
+    EXPECT_NEAR(double(glm::length(widen(fuzzed->normal))), 1.0, 8 * double(Bounds<T>::u));
+    for (const Vec3<T> offset :
+         {Vec3<T>(0, 0, d), Vec3<T>(d, 0, 0), Vec3<T>(0, 3 * d, -d), Vec3<T>(5 * d, -d, 2 * d)}) {
+        const auto hit = sweepSphereCone(pathFrom(offset, Vec3<T>(0)), T(1e-7), cone);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_NEAR(double(glm::length(widen(hit->normal))), 1.0, 8 * double(Bounds<T>::u))
+            << test::text(hit->normal);
+        EXPECT_LE(glm::length(widen(hit->point)), 16 * Real(d));
+    }
+}
+
 // Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
 // distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
 // the ray test agree on hit or miss, and on t (times the approach) within the stated bound.

@@ -544,12 +544,33 @@ template <class T> struct AxialSplit {
     Vec3<T> radial;
 };
 
-template <class T> AxialSplit<T> splitAboutAxis(const Vec3<T>& offset, const Vec3<T>& unitAxis) {
+template <class T> AxialSplit<T> splitScaledAboutAxis(const Vec3<T>& offset, const Vec3<T>& unitAxis) {
     const T along = glm::dot(offset, unitAxis);
     const Vec3<T> once = offset - along * unitAxis;
     const LengthAndDirection<T> across = lengthAndDirection(once - glm::dot(once, unitAxis) * unitAxis);
     return {along, across.length,
             across.length > T(0) ? across.direction : detail::perpendicularUnit(unitAxis)};
+}
+
+// An offset whose products with the axis leave the normal numbers is rounded in absolute units there,
+// which tilts the radial direction off the perpendicular: it is split brought to a largest component of
+// about 1 (by a power of two, in two exact steps: 2^149 exceeds float's range) and the lengths scaled back.
+template <class T> [[gnu::noinline, gnu::cold]] AxialSplit<T> splitTinyAboutAxis(const Vec3<T>& offset,
+                                                                                 const Vec3<T>& unitAxis) {
+    const int exponent = std::ilogb(maxAbsComponent(offset));
+    const int half = exponent / 2;
+    const T up1 = std::scalbn(T(1), -half), up2 = std::scalbn(T(1), half - exponent);
+    AxialSplit<T> split = splitScaledAboutAxis(offset * up1 * up2, unitAxis);
+    split.along = split.along / up2 / up1;
+    split.across = split.across / up2 / up1;
+    return split;
+}
+
+template <class T> AxialSplit<T> splitAboutAxis(const Vec3<T>& offset, const Vec3<T>& unitAxis) {
+    const T largest = maxAbsComponent(offset);
+    if (largest < std::numeric_limits<T>::min() / unitRoundoff<T> && largest > T(0)) [[unlikely]]
+        return splitTinyAboutAxis(offset, unitAxis);
+    return splitScaledAboutAxis(offset, unitAxis);
 }
 
 template <class T> NearestOnSolid<T> fromSection(const AxialSplit<T>& split, const Vec3<T>& unitAxis,
