@@ -1382,6 +1382,35 @@ TYPED_TEST(SphereSweepTest, RegressionSubnormalOffsetAcrossATiltedAxis) {
     }
 }
 
+// A centre on the axis, beyond the apex or inside (found by fuzz_sphere_sweep in float, on a cone of
+// size 1e-14 at 1e-38): what the projections leave across the axis is rounding, here along the axis
+// itself, and the radial direction taken from it made the normal (-0.79, -0.79, -0.79).
+TYPED_TEST(SphereSweepTest, RegressionCentreOnATiltedAxis) {
+    using T = TypeParam;
+    const T m = std::numeric_limits<T>::min();
+    const Cone<T> fuzzed{Vec3<T>(m), Vec3<T>(T(1e-14)), T(1e-14)};
+    const auto hit = sweepSphereCone(pathFrom(Vec3<T>(0), Vec3<T>(2, -6, 0), T(6.75)), T(6.75), fuzzed);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_NEAR(double(glm::length(widen(hit->normal))), 1.0, 8 * double(Bounds<T>::u))
+        << test::text(hit->normal);
+    Random random(71);
+    for (int i = 0; i < 200; ++i) {
+        const Vec3<T> axis(random.unitVector<double>());
+        const Cone<T> cone{Vec3<T>(0), axis, T(0.5)};
+        const Cylinder<T> cylinder{Vec3<T>(0), axis, T(0.5)};
+        for (const T along : {T(-1), T(0.25), T(0.75), T(1.5), T(-1e-20), T(-1e-30)}) {
+            const Vec3<T> center = along * axis;
+            for (const auto& swept : {sweepSphereCone(pathFrom(center, Vec3<T>(0)), T(3), cone),
+                                      sweepSphereCylinder(pathFrom(center, Vec3<T>(0)), T(3), cylinder)}) {
+                ASSERT_TRUE(swept.has_value());
+                EXPECT_NEAR(double(glm::length(widen(swept->normal))), 1.0, 8 * double(Bounds<T>::u))
+                    << "axis " << test::text(axis) << ", along " << along << ": "
+                    << test::text(swept->normal);
+            }
+        }
+    }
+}
+
 // Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
 // distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
 // the ray test agree on hit or miss, and on t (times the approach) within the stated bound.

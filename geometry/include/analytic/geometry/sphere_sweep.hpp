@@ -537,7 +537,9 @@ template <class T> struct NearestInSection {
 
 // A query about a unit axis: its height along the axis and its distance from it, with the unit radial
 // direction (perpendicular to the axis; any such for a query on the axis). Projected twice: once leaves a
-// part along the axis of u |offset|, not small against what is left across near the axis.
+// part along the axis of u |offset|, not small against what is left across near the axis. What is left
+// across within a few roundings of the offset is noise (a query on the axis leaves it in any direction,
+// the axis' own included): the query is taken on the axis.
 template <class T> struct AxialSplit {
     T along;
     T across;
@@ -548,8 +550,9 @@ template <class T> AxialSplit<T> splitScaledAboutAxis(const Vec3<T>& offset, con
     const T along = glm::dot(offset, unitAxis);
     const Vec3<T> once = offset - along * unitAxis;
     const LengthAndDirection<T> across = lengthAndDirection(once - glm::dot(once, unitAxis) * unitAxis);
-    return {along, across.length,
-            across.length > T(0) ? across.direction : detail::perpendicularUnit(unitAxis)};
+    if (!(across.length > T(8) * unitRoundoff<T> * maxAbsComponent(offset)))
+        return {along, T(0), detail::perpendicularUnit(unitAxis)};
+    return {along, across.length, across.direction};
 }
 
 // An offset whose products with the axis leave the normal numbers is rounded in absolute units there,
