@@ -1411,6 +1411,28 @@ TYPED_TEST(SphereSweepTest, RegressionCentreOnATiltedAxis) {
     }
 }
 
+// A centre a subnormal distance from the centre of a round ellipsoid (found by fuzz_sphere_sweep in
+// double): Eberly's root w is then subnormal, and its function's slope, of order 1 / w, overflowed to
+// infinity: the Newton step came out 0 and was taken for convergence, 3.5% short of the root, and the
+// point 0.29 inside a ball of radius 3.25.
+TYPED_TEST(SphereSweepTest, RegressionEllipsoidSubnormalRoot) {
+    using T = TypeParam;
+    const T m = std::numeric_limits<T>::min(), d = std::numeric_limits<T>::denorm_min();
+    const Mat3<T> rotation(Vec3<T>(0, 1, 0), Vec3<T>(-1, 0, 0), Vec3<T>(0, 0, 1));
+    for (const Vec3<T> radii : {Vec3<T>(3.25), Vec3<T>(3.25, 3.25, 5), Vec3<T>(2, 3, 4)}) {
+        const Ellipsoid<T> target{Vec3<T>(0), rotation, radii};
+        const EllipsoidModel model{widen(target.center), widen(target.rotation), widen(target.radii)};
+        for (const Vec3<T> origin : {Vec3<T>(m, T(-0.448) * m, 0), Vec3<T>(m / 3, m / 5, 0),
+                                     Vec3<T>(7 * d, 3 * d, 0), Vec3<T>(m / 7, 0, m / 9)}) {
+            const auto hit = sweepSphereEllipsoid(pathFrom(origin, Vec3<T>(2, 0.375, 2)), T(4.5), target);
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_LE(std::abs(model.signedDistance(widen(hit->point))), 64 * Bounds<T>::u * 5)
+                << "radii " << test::text(radii) << ", origin " << test::text(origin) << ": point "
+                << test::text(hit->point);
+        }
+    }
+}
+
 // Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
 // distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
 // the ray test agree on hit or miss, and on t (times the approach) within the stated bound.

@@ -637,27 +637,31 @@ template <class T> NearestInSection<T> nearestOnConeSection(T across, T along, T
     return {{fraction * radius, fraction * height}, sideNormal, beyondSide};
 }
 
-// The root of g, convex and decreasing on [low, high], 0 < low, with g(low) >= 0 >= g(high)
-// (evaluate(w) gives g(w) and its slope), to the precision the ellipse and ellipsoid points need: w
-// within a rounding (each of their denominators w + excess is at least w). Newton's method: from a point
-// where g > 0 each step stays left of the root (the tangent lies below g) and converges from there,
-// quadratically; from one where g < 0 (high, or rounding past the root) the tangent's root lies left of
-// it. A step that leaves the bracket [low, high], as a tangent near the pole at 0 may, is a bisection
-// instead; so the count is bounded as bisection's, by the exponent range (widths halve down to u w).
+// The root of g, convex and decreasing on [low, high], 0 < low, with g(low) >= 0 >= g(high), to the
+// precision the ellipse and ellipsoid points need: w within a rounding (each of their denominators
+// w + excess is at least w). evaluate(w) gives g(w) and w g'(w): the slope times w stays of the size
+// of g where the root is subnormal (a query near the centre), whereas the slope itself, of order 1 / w,
+// overflows. Newton's method: from a point where g > 0 each step stays left of the root (the tangent
+// lies below g) and converges from there, quadratically; from one where g < 0 (high, or rounding past
+// the root) the tangent's root lies left of it. A step that leaves the bracket [low, high], as a tangent
+// near the pole at 0 may, is a bisection instead; so the count is bounded as bisection's, by the exponent
+// range (widths halve down to u w, or to the subnormal spacing).
 template <class T, class Evaluate> T convexRoot(T low, T high, const Evaluate& evaluate) {
     constexpr int limit = std::numeric_limits<T>::max_exponent - std::numeric_limits<T>::min_exponent +
                           std::numeric_limits<T>::digits + 2;
     T w = high;
     for (int iteration = 0; iteration < limit; ++iteration) {
-        const auto [value, slope] = evaluate(w);
+        const auto [value, slopeTimesW] = evaluate(w);
         if (value > T(0))
             low = w;
         else if (value < T(0))
             high = w;
         else
             return w;
-        const T next = w - value / slope;
-        if (std::abs(next - w) <= T(2) * unitRoundoff<T> * w) return std::clamp(next, low, high);
+        const T relativeStep = -value / slopeTimesW;  // (next - w) / w
+        if (std::abs(relativeStep) <= T(2) * unitRoundoff<T>)
+            return std::clamp(w + relativeStep * w, low, high);
+        const T next = w + relativeStep * w;
         const T middle = low + (high - low) / T(2);
         if (!(middle > low && middle < high)) break;  // no number left between them
         w = next > low && next < high ? next : middle;
@@ -670,25 +674,44 @@ template <class T> T squaredRatioExcess(T e, T smallest) {
     return ((e - smallest) / smallest) * ((e + smallest) / smallest);
 }
 
+// A query whose z = y / e are tiny has a root w as tiny: subnormal where they are, its last digits gone.
+// The function is the same in w 2^k for n 2^k and excess 2^k: the root is found scaled, and the point
+// from y 2^k. 2^k brings the largest z to about 1; it is an exact power of two, applied in two steps
+// (2^1074 exceeds double's range); an excess that overflows leaves its term's limit, 0.
+template <class T> struct RootScale {
+    T first, second;
+    T operator()(T x) const { return x * first * second; }
+};
+
+template <class T> RootScale<T> rootScale(T largestZ) {
+    if (!(largestZ < std::numeric_limits<T>::min() / unitRoundoff<T> && largestZ > T(0))) return {T(1), T(1)};
+    const int k = -std::ilogb(largestZ);
+    return {std::scalbn(T(1), k / 2), std::scalbn(T(1), k - k / 2)};
+}
+
 // The point of the ellipse (x0 / e0)^2 + (x1 / e1)^2 = 1, e0 >= e1 > 0, nearest the query y >= 0, by
 // the robust one-dimensional root of Eberly ("Distance from a Point to an Ellipse, an Ellipsoid, or a
 // Hyperellipsoid"): x_i = ratio_i y_i / (s + ratio_i) with ratio_i = (e_i / e1)^2, s the root of
 // sum (ratio_i z_i / (s + ratio_i))^2 = 1 (z_i = y_i / e_i), bracketed by z1 - 1 and |ratio z| - 1.
 // Solved for w = s + 1, whose denominators w + (ratio_i - 1) add terms >= 0: s itself nears -1 for a
-// query near the centre, where s + 1 would lose its digits to cancellation.
+// query near the centre, where s + 1 would lose its digits to cancellation. |ratio z| bounds the root
+// from above for any query; 1 (s = 0) also bounds it for one inside.
 template <class T> Vec2<T> nearestOnEllipse(T e0, T e1, T y0, T y1) {
     if (y1 > T(0)) {
         if (!(y0 > T(0))) return {T(0), e1};
-        const T z0 = y0 / e0, z1 = y1 / e1;
-        const T g = z0 * z0 + z1 * z1 - T(1);
+        const T g = (y0 / e0) * (y0 / e0) + (y1 / e1) * (y1 / e1) - T(1);
         if (g == T(0)) return {y0, y1};
-        const T ratio = (e0 / e1) * (e0 / e1), excess = squaredRatioExcess(e0, e1);
+        const RootScale<T> scale = rootScale(std::max(y0 / e0, y1 / e1));
+        const T scaledY0 = scale(y0), scaledY1 = scale(y1);
+        const T z0 = scaledY0 / e0, z1 = scaledY1 / e1;
+        const T ratio = (e0 / e1) * (e0 / e1), excess = scale(squaredRatioExcess(e0, e1));
         const T n0 = ratio * z0;
-        const T w = convexRoot(z1, g < T(0) ? T(1) : lengthOf(n0, z1), [&](T w) {
+        const T reach = lengthOf(n0, z1);
+        const T w = convexRoot(z1, g < T(0) ? std::min(scale(T(1)), reach) : reach, [&](T w) {
             const T a = n0 / (w + excess), b = z1 / w;
-            return std::pair{a * a + b * b - T(1), T(-2) * (a * a / (w + excess) + b * b / w)};
+            return std::pair{a * a + b * b - T(1), T(-2) * (a * a * (w / (w + excess)) + b * b)};
         });
-        return {ratio * y0 / (w + excess), y1 / w};
+        return {ratio * scaledY0 / (w + excess), scaledY1 / w};
     }
     // On the major axis' line: near the centre (within the evolute) the nearest point lies off it.
     const T numerator = e0 * y0, denominator = (e0 - e1) * (e0 + e1);
@@ -705,19 +728,24 @@ template <class T> Vec3<T> nearestOnSortedEllipsoid(const Vec3<T>& e, const Vec3
     if (y[2] > T(0)) {
         if (y[1] > T(0)) {
             if (y[0] > T(0)) {
-                const Vec3<T> z = y / e;
-                const T g = glm::dot(z, z) - T(1);
+                const T g = glm::dot(y / e, y / e) - T(1);
                 if (g == T(0)) return y;
+                const RootScale<T> scale = rootScale(maxAbsComponent(y / e));
+                const Vec3<T> scaledY(scale(y[0]), scale(y[1]), scale(y[2]));
+                const Vec3<T> z = scaledY / e;
                 const T ratio0 = (e[0] / e[2]) * (e[0] / e[2]), ratio1 = (e[1] / e[2]) * (e[1] / e[2]);
-                const T excess0 = squaredRatioExcess(e[0], e[2]), excess1 = squaredRatioExcess(e[1], e[2]);
+                const T excess0 = scale(squaredRatioExcess(e[0], e[2])),
+                        excess1 = scale(squaredRatioExcess(e[1], e[2]));
                 const T n0 = ratio0 * z[0], n1 = ratio1 * z[1];
-                const T high = g < T(0) ? T(1) : lengthAndDirection(Vec3<T>(n0, n1, z[2])).length;
-                const T w = convexRoot(z[2], high, [&](T w) {
+                const T reach = lengthAndDirection(Vec3<T>(n0, n1, z[2])).length;
+                const T w = convexRoot(z[2], g < T(0) ? std::min(scale(T(1)), reach) : reach, [&](T w) {
                     const T a = n0 / (w + excess0), b = n1 / (w + excess1), c = z[2] / w;
-                    return std::pair{a * a + b * b + c * c - T(1),
-                                     T(-2) * (a * a / (w + excess0) + b * b / (w + excess1) + c * c / w)};
+                    return std::pair{
+                        a * a + b * b + c * c - T(1),
+                        T(-2) * (a * a * (w / (w + excess0)) + b * b * (w / (w + excess1)) + c * c)};
                 });
-                return {ratio0 * y[0] / (w + excess0), ratio1 * y[1] / (w + excess1), y[2] / w};
+                return {ratio0 * scaledY[0] / (w + excess0), ratio1 * scaledY[1] / (w + excess1),
+                        scaledY[2] / w};
             }
             const Vec2<T> x = nearestOnEllipse(e[1], e[2], y[1], y[2]);
             return {T(0), x[0], x[1]};
