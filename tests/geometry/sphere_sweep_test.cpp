@@ -1433,6 +1433,32 @@ TYPED_TEST(SphereSweepTest, RegressionEllipsoidSubnormalRoot) {
     }
 }
 
+// A path from the largest value toward a solid, unbounded (found by fuzz_sphere_sweep in double): the
+// touching tolerance, a rounding of |origin| + |centre|, overflowed to infinity, so the first gap passed
+// for a touch, and the hit came at t = infinity.
+TYPED_TEST(SphereSweepTest, RegressionFromTheLargestValue) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max(), inf = std::numeric_limits<T>::infinity();
+    const Cylinder<T> cylinder{Vec3<T>(4.625, 0.375, 0.375), Vec3<T>(0.375, 0.375, 0.25), T(0.375)};
+    const Cone<T> cone{Vec3<T>(4.625, 0.375, 0.375), Vec3<T>(0.375, 0.375, 0.25), T(0.375)};
+    const Ellipsoid<T> ellipsoid{Vec3<T>(0.375), Mat3<T>(1), Vec3<T>(4, 0.375, 0.25)};
+    const auto valid = [](const std::optional<SphereSweepHit<T>>& hit, T maxT) {
+        return !hit || (std::isfinite(hit->t) && hit->t >= T(0) && hit->t <= maxT && isFinite(hit->point) &&
+                        isFinite(hit->normal));
+    };
+    for (const T maxT : {inf, big, T(1)}) {
+        for (const RayPath<T>& path :
+             {pathFrom(Vec3<T>(0.375, -big, 0), Vec3<T>(std::numeric_limits<T>::denorm_min(), 0.375, 2),
+                       maxT),
+              pathFrom(Vec3<T>(0.375, -big, 0), Vec3<T>(0, big, 0), maxT),
+              pathFrom(Vec3<T>(-big, -big, big), Vec3<T>(1, 1, -1), maxT)}) {
+            EXPECT_TRUE(valid(sweepSphereCylinder(path, T(1), cylinder), maxT));
+            EXPECT_TRUE(valid(sweepSphereCone(path, T(1), cone), maxT));
+            EXPECT_TRUE(valid(sweepSphereEllipsoid(path, T(1), ellipsoid), maxT));
+        }
+    }
+}
+
 // Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
 // distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
 // the ray test agree on hit or miss, and on t (times the approach) within the stated bound.

@@ -807,7 +807,8 @@ template <class T, class NearestAt> std::optional<SphereSweepHit<T>> firstTouch(
                                                                                 T radius, T size,
                                                                                 const NearestAt& nearestAt) {
     const T roundoff = T(8) * unitRoundoff<T>;
-    const T fixedScale = maxAbsComponent(path.origin) + size + radius;
+    // Each part rounded apart: their sum may overflow where the path starts near the largest value.
+    const T fixedTolerance = roundoff * maxAbsComponent(path.origin) + roundoff * size + roundoff * radius;
     const auto hitAt = [](T t, const NearestOnSolid<T>& nearest) -> std::optional<SphereSweepHit<T>> {
         if (!detail::allFinite(nearest.point, nearest.normal)) return std::nullopt;
         return SphereSweepHit<T>{t, nearest.point, nearest.normal, t == T(0)};
@@ -819,14 +820,14 @@ template <class T, class NearestAt> std::optional<SphereSweepHit<T>> firstTouch(
         const T gap = nearest.distance - radius;
         if (!isFinite(gap)) return std::nullopt;
         if (gap <= T(0)) return hitAt(t, nearest);
-        const bool touching = gap <= roundoff * (fixedScale + maxAbsComponent(center));
+        const bool touching = gap <= fixedTolerance + roundoff * maxAbsComponent(center);
         const T approach = -glm::dot(nearest.normal, path.direction);
         if (!(approach > T(0))) {
             if (touching) return hitAt(t, nearest);
             return std::nullopt;
         }
         const T next = t + gap / approach;
-        if (!(next <= path.maxT)) return std::nullopt;
+        if (!(next <= path.maxT) || !isFinite(next)) return std::nullopt;  // beyond maxT or T's range
         if (next == t) return hitAt(t, nearest);
         if (touching) {
             const NearestOnSolid<T> there = nearestAt(path.at(next));
