@@ -1459,6 +1459,33 @@ TYPED_TEST(SphereSweepTest, RegressionFromTheLargestValue) {
     }
 }
 
+// A centre inside, a subnormal (or all but) distance off the plane of an ellipsoid's larger axes, near
+// enough to its centre that the nearest point lies off that plane (found by fuzz_sphere_sweep in float
+// and double): Eberly's root w is then about that distance over the point's height, and its term's z
+// underflowed: the point came out far inside (|q|^2 0.25 and 0.98 in the unit-sphere frame).
+TYPED_TEST(SphereSweepTest, RegressionEllipsoidTinyOffThePlane) {
+    using T = TypeParam;
+    const T m = std::numeric_limits<T>::min(), d = std::numeric_limits<T>::denorm_min();
+    for (const Vec3<T> radii :
+         {Vec3<T>(2.25, 4.875, 4.875), Vec3<T>(T(54278.5625), T(54507.4453125), T(54507.4453125)),
+          Vec3<T>(1, 2, 3)}) {
+        const Ellipsoid<T> target{Vec3<T>(0), Mat3<T>(1), radii};
+        const EllipsoidModel model{widen(target.center), widen(target.rotation), widen(target.radii)};
+        for (const T offPlane : {d, 3 * d, m, m / 3, T(1e-30)}) {
+            for (const Vec3<T> origin : {Vec3<T>(offPlane, 0.875, 0), Vec3<T>(offPlane, 0, 2.5),
+                                         Vec3<T>(offPlane, 0.25, 0.5), Vec3<T>(-offPlane, 0.125, -0.25)}) {
+                const auto hit = sweepSphereEllipsoid(pathFrom(origin, Vec3<T>(1, 1, 1)), T(0.125), target);
+                ASSERT_TRUE(hit.has_value())
+                    << "radii " << test::text(radii) << ", origin " << test::text(origin);
+                EXPECT_LE(std::abs(model.signedDistance(widen(hit->point))),
+                          64 * Bounds<T>::u * maxAbs(radii))
+                    << "radii " << test::text(radii) << ", origin " << test::text(origin) << ": point "
+                    << test::text(hit->point);
+            }
+        }
+    }
+}
+
 // Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
 // distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
 // the ray test agree on hit or miss, and on t (times the approach) within the stated bound.

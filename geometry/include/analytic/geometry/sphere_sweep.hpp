@@ -696,11 +696,28 @@ template <class T> RootScale<T> rootScale(T largestZ) {
 // Solved for w = s + 1, whose denominators w + (ratio_i - 1) add terms >= 0: s itself nears -1 for a
 // query near the centre, where s + 1 would lose its digits to cancellation. |ratio z| bounds the root
 // from above for any query; 1 (s = 0) also bounds it for one inside.
+// The limit of the nearest point as y1 comes down to 0 where it lies off the major axis' line (a query
+// near the centre, within the evolute): root w = 0, x0 = ratio y0 / excess and x1 from the ellipse's
+// equation.
+template <class T> std::optional<Vec2<T>> nearestOffTheMajorAxis(T e0, T e1, T y0) {
+    const T numerator = e0 * y0, denominator = (e0 - e1) * (e0 + e1);
+    if (!(numerator < denominator)) return std::nullopt;
+    const T x0OverE0 = numerator / denominator;
+    const T rest = T(1) - x0OverE0 * x0OverE0;
+    if (!(rest > T(0))) return std::nullopt;
+    return Vec2<T>{e0 * x0OverE0, e1 * std::sqrt(rest)};
+}
+
 template <class T> Vec2<T> nearestOnEllipse(T e0, T e1, T y0, T y1) {
     if (y1 > T(0)) {
         if (!(y0 > T(0))) return {T(0), e1};
         const T g = (y0 / e0) * (y0 / e0) + (y1 / e1) * (y1 / e1) - T(1);
         if (g == T(0)) return {y0, y1};
+        // Close to the line (y1 a subnormal step off it, or all but), the root w is about y1 / x1: below a
+        // rounding of the excess it changes no denominator w + excess, and the limit on the line is the
+        // point to rounding; z1 = y1 / e1 itself may have underflowed there.
+        if (const std::optional<Vec2<T>> limit = nearestOffTheMajorAxis(e0, e1, y0))
+            if (y1 / limit->y <= unitRoundoff<T> * squaredRatioExcess(e0, e1)) return *limit;
         const RootScale<T> scale = rootScale(std::max(y0 / e0, y1 / e1));
         const T scaledY0 = scale(y0), scaledY1 = scale(y1);
         const T z0 = scaledY0 / e0, z1 = scaledY1 / e1;
@@ -714,22 +731,35 @@ template <class T> Vec2<T> nearestOnEllipse(T e0, T e1, T y0, T y1) {
         return {ratio * scaledY0 / (w + excess), scaledY1 / w};
     }
     // On the major axis' line: near the centre (within the evolute) the nearest point lies off it.
-    const T numerator = e0 * y0, denominator = (e0 - e1) * (e0 + e1);
-    if (numerator < denominator) {
-        const T x0OverE0 = numerator / denominator;
-        return {e0 * x0OverE0, e1 * std::sqrt(std::max(T(0), T(1) - x0OverE0 * x0OverE0))};
-    }
+    if (const std::optional<Vec2<T>> offTheLine = nearestOffTheMajorAxis(e0, e1, y0)) return *offTheLine;
     return {e0, T(0)};
 }
 
 // The same for the ellipsoid of semi-axes e0 >= e1 >= e2 > 0 and a query y >= 0 (Eberly, solved for
 // w = s + 1 as above).
+// The limit of the nearest point as y2 comes down to 0 where it lies off the plane of the two larger
+// axes (a query near the centre): root w = 0, x_i = ratio_i y_i / excess_i and x2 from the equation.
+template <class T> std::optional<Vec3<T>> nearestOffTheLargerPlane(const Vec3<T>& e, const Vec3<T>& y) {
+    const T denominator0 = (e[0] - e[2]) * (e[0] + e[2]), denominator1 = (e[1] - e[2]) * (e[1] + e[2]);
+    const T numerator0 = e[0] * y[0], numerator1 = e[1] * y[1];
+    if (!(numerator0 < denominator0 && numerator1 < denominator1)) return std::nullopt;
+    const T q0 = numerator0 / denominator0, q1 = numerator1 / denominator1;
+    const T rest = T(1) - q0 * q0 - q1 * q1;
+    if (!(rest > T(0))) return std::nullopt;
+    return Vec3<T>{e[0] * q0, e[1] * q1, e[2] * std::sqrt(rest)};
+}
+
 template <class T> Vec3<T> nearestOnSortedEllipsoid(const Vec3<T>& e, const Vec3<T>& y) {
     if (y[2] > T(0)) {
         if (y[1] > T(0)) {
             if (y[0] > T(0)) {
                 const T g = glm::dot(y / e, y / e) - T(1);
                 if (g == T(0)) return y;
+                // Close to the plane, as the ellipse's query close to its major axis: the limit on it.
+                if (const std::optional<Vec3<T>> limit = nearestOffTheLargerPlane(e, y))
+                    if (y[2] / limit->z <= unitRoundoff<T> * std::min(squaredRatioExcess(e[0], e[2]),
+                                                                      squaredRatioExcess(e[1], e[2])))
+                        return *limit;
                 const RootScale<T> scale = rootScale(maxAbsComponent(y / e));
                 const Vec3<T> scaledY(scale(y[0]), scale(y[1]), scale(y[2]));
                 const Vec3<T> z = scaledY / e;
@@ -757,13 +787,7 @@ template <class T> Vec3<T> nearestOnSortedEllipsoid(const Vec3<T>& e, const Vec3
         return {T(0), T(0), e[2]};
     }
     // In the plane of the two larger axes: near the centre the nearest point lies off it.
-    const T denominator0 = (e[0] - e[2]) * (e[0] + e[2]), denominator1 = (e[1] - e[2]) * (e[1] + e[2]);
-    const T numerator0 = e[0] * y[0], numerator1 = e[1] * y[1];
-    if (numerator0 < denominator0 && numerator1 < denominator1) {
-        const T q0 = numerator0 / denominator0, q1 = numerator1 / denominator1;
-        const T rest = T(1) - q0 * q0 - q1 * q1;
-        if (rest > T(0)) return {e[0] * q0, e[1] * q1, e[2] * std::sqrt(rest)};
-    }
+    if (const std::optional<Vec3<T>> offThePlane = nearestOffTheLargerPlane(e, y)) return *offThePlane;
     const Vec2<T> x = nearestOnEllipse(e[0], e[1], y[0], y[1]);
     return {x[0], x[1], T(0)};
 }
