@@ -900,17 +900,18 @@ template <class T> bool isValidEllipsoid(const Ellipsoid<T>& ellipsoid) {
 // normal unit, from it toward the centre (radial on the side, the cap's axis on a cap, between them at a
 // rim). |distance(centre(t)) - radius| is within a few roundings of the case's size (its largest
 // coordinate or size), and t within that divided by the speed of approach (a graze: by its square root).
+// A graze within that of the radius may come out a touch (at the graze) or a miss.
 // Miss: std::nullopt.
-// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
-// and the static contact: the cylinder's point nearest the centre and the normal from it toward the
-// centre; for a centre inside the cylinder (or on its surface), the nearest surface point and its outward
-// normal (the side's or the nearer cap's; a centre on the axis takes a radial direction perpendicular
-// to the axis, from the world axis least aligned with it). A zero direction is a static overlap query:
-// t = 0 when touching, else std::nullopt. Radius 0 is the ray's first hit (intersectRayCylinder's entry,
-// within rounding; at the rim the normal may be the cap's).
-// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative
-// radius, a cylinder that is not valid (a NaN or infinite end, radius not > 0, radius^2 or |b - a|^2
-// not a normal number), and a contact beyond the range of T give std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact, and the
+// static contact: the cylinder's point nearest the centre and the normal from it toward the centre; for a
+// centre inside the cylinder (or on its surface), the nearest surface point and its outward normal (the
+// side's or the nearer cap's; a centre on the axis, or within a few roundings of it, takes a radial direction
+// perpendicular to the axis, from the world axis least aligned with it). A zero direction is a static overlap
+// query: t = 0 when touching, else std::nullopt. Radius 0 is the ray's first hit (intersectRayCylinder's
+// entry, within rounding; at the rim the normal may be the cap's).
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius, a
+// cylinder that is not valid (a NaN or infinite end, radius not > 0, radius^2 or |b - a|^2 not a normal
+// number), and a contact beyond the range of T give std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereCylinder(const RayPath<T>& path, T radius,
                                                                         const Cylinder<T>& target) {
     using namespace detail::sphere_sweep;
@@ -942,16 +943,18 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereCylinder(const Ra
 // unit, from it toward the centre (the side's or the base's normal on them, between at the rim, any
 // direction of the apex's normal cone there). |distance(centre(t)) - radius| is within a few roundings
 // of the case's size, and t within that divided by the speed of approach (a graze: by its square root).
+// A graze within that of the radius may come out a touch (at the graze) or a miss.
 // Miss: std::nullopt.
-// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
-// and the static contact: the cone's point nearest the centre and the normal from it toward the centre;
-// for a centre inside the cone (or on its surface), the nearest surface point (on the side or the base)
-// and its outward normal. A zero direction is a static overlap query: t = 0 when touching, else
-// std::nullopt. Radius 0 is the ray's first hit (intersectRayCone's entry, within rounding; at the rim
-// and the apex the normal may differ, both being normals there).
-// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative
-// radius, a cone that is not valid (a NaN or infinite point, radius not > 0, radius^2, |base - apex|^2
-// or their sum not a normal number), and a contact beyond the range of T give std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact, and the
+// static contact: the cone's point nearest the centre and the normal from it toward the centre; for a centre
+// inside the cone (or on its surface), the nearest surface point (on the side or the base) and its outward
+// normal (a centre on the axis, or within a few roundings of it, nearest the side: a radial direction from
+// the world axis least aligned with the cone's). A zero direction is a static overlap query: t = 0 when
+// touching, else std::nullopt. Radius 0 is the ray's first hit (intersectRayCone's entry, within rounding; at
+// the rim and the apex the normal may differ, both being normals there).
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius, a
+// cone that is not valid (a NaN or infinite point, radius not > 0, radius^2, |base - apex|^2 or their sum not
+// a normal number), and a contact beyond the range of T give std::nullopt.
 template <class T>
 std::optional<SphereSweepHit<T>> sweepSphereCone(const RayPath<T>& path, T radius, const Cone<T>& target) {
     using namespace detail::sphere_sweep;
@@ -983,17 +986,18 @@ std::optional<SphereSweepHit<T>> sweepSphereCone(const RayPath<T>& path, T radiu
 // Range: t in [0, path.maxT]; point the ellipsoid's point nearest the centre at t (on its surface);
 // normal unit, from it toward the centre (the surface's normal there). Bound: |distance(centre(t)) -
 // radius| within a few roundings of the case's size (its largest coordinate or radius; tested: 64 units
-// of rounding), so t within that divided by the speed of approach (a graze: by its square root).
+// of rounding), so t within that divided by the speed of approach (a graze: by its square root). A
+// graze within that of the radius may come out a touch (at the graze) or a miss.
 // Miss: std::nullopt.
 // Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
 // and the static contact: the ellipsoid's point nearest the centre and the normal from it toward the
 // centre; for a centre inside the ellipsoid (or on its surface), the nearest surface point and its
 // outward normal. A zero direction is a static overlap query: t = 0 when touching, else std::nullopt.
 // Radius 0 is the ray's first hit (intersectRayEllipsoid's entry, within rounding).
-// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative
-// radius, an ellipsoid that is not valid (a NaN or infinite centre, rotation or radius, a radius not
-// > 0, radii whose ratio squared overflows T: above about 4e9 apart in float, 1e154 in double), and a
-// contact beyond the range of T give std::nullopt.
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius, an
+// ellipsoid that is not valid (a NaN or infinite centre, rotation or radius, a radius not > 0, radii whose
+// ratio squared overflows T: more than about 1.8e19 apart in float, 1.3e154 in double), and a contact beyond
+// the range of T give std::nullopt.
 template <class T> std::optional<SphereSweepHit<T>> sweepSphereEllipsoid(const RayPath<T>& path, T radius,
                                                                          const Ellipsoid<T>& target) {
     using namespace detail::sphere_sweep;
