@@ -805,5 +805,24 @@ TYPED_TEST(FuzzFindingsRoundSweeps, EllipsoidTinyOffThePlane) {
     }
 }
 
+// A ray (radius 0) along a cone's axis, a subnormal step off it, into the apex (found by fuzz_sphere_sweep
+// in float): a subnormal step from the apex, the normal came out across the axis, the step to the touch
+// (that step over an approach as tiny) ran deep inside, and inside was taken for touching: the hit at
+// t = 0.37 instead of 0.17, 0.22 from its point.
+TYPED_TEST(FuzzFindingsRoundSweeps, RayAlongTheAxisIntoTheApex) {
+    using T = TypeParam;
+    const T d = std::numeric_limits<T>::denorm_min();
+    const Cone<T> cone{Vec3<T>(0.375, d, 0), Vec3<T>(2, 0, 0), T(0.375)};
+    for (const Vec3<T> offset :
+         {Vec3<T>(0, 0, -d), Vec3<T>(0, d, 0), Vec3<T>(0, -3 * d, 2 * d), Vec3<T>(0)}) {
+        const RayPath<T> path = pathFrom(Vec3<T>(-0.5, 0, 0) + offset, Vec3<T>(5.125, 0, 0));
+        const auto hit = sweepSphereCone(path, T(0), cone);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_NEAR(double(hit->t), 0.875 / 5.125, 1e-6) << test::text(offset);
+        EXPECT_LE(glm::length(test::widen(hit->point) - test::widen(cone.apex)), 1e-6);
+        EXPECT_LE(glm::length(test::widen(path.at(hit->t)) - test::widen(hit->point)), 1e-6);
+    }
+}
+
 }  // namespace
 }  // namespace analytic

@@ -526,7 +526,7 @@ namespace detail::sphere_sweep {
 template <class T> struct NearestOnSolid {
     Vec3<T> point;   // on the surface: nearest the query; for a query inside, the nearest surface point
     Vec3<T> normal;  // unit: from point toward a query outside; the outward normal at point otherwise
-    T distance;      // from the query to point outside the solid; 0 inside or on the surface
+    T distance;      // signed: from the query to point outside the solid, minus that inside (0 on it)
 };
 
 template <class T> struct NearestInSection {
@@ -606,8 +606,8 @@ template <class T> NearestInSection<T> nearestOnCylinderSection(T across, T alon
                 {normal.x, capSide * normal.y},
                 lengthOf(outAcross, outAlong)};
     }
-    if (-beyondSide < -beyondCap) return {{radius, along}, {T(1), T(0)}, T(0)};
-    return {{across, capHeight}, {T(0), capSide}, T(0)};
+    if (-beyondSide < -beyondCap) return {{radius, along}, {T(1), T(0)}, beyondSide};
+    return {{across, capHeight}, {T(0), capSide}, beyondCap};
 }
 
 // The cone's section: the triangle of the apex (0, 0), the rim (radius, height) and the base's centre
@@ -619,8 +619,8 @@ template <class T> NearestInSection<T> nearestOnConeSection(T across, T along, T
     const T beyondBase = along - height;
     if (beyondSide <= T(0) && beyondBase <= T(0)) {
         if (-beyondSide < -beyondBase)
-            return {Vec2<T>(across, along) - beyondSide * sideNormal, sideNormal, T(0)};
-        return {{across, height}, {T(0), T(1)}, T(0)};
+            return {Vec2<T>(across, along) - beyondSide * sideNormal, sideNormal, beyondSide};
+        return {{across, height}, {T(0), T(1)}, beyondBase};
     }
     if (beyondBase > T(0) && across <= radius) return {{across, height}, {T(0), T(1)}, beyondBase};
     // Where the query projects onto the side, as a fraction of the way from the apex to the rim.
@@ -812,21 +812,22 @@ template <class T> NearestOnSolid<T> nearestOnEllipsoid(const Vec3<T>& radii, co
     const Vec3<T> scaled = query / radii;
     const bool inside = glm::dot(scaled, scaled) <= T(1);
     const Vec3<T> gradient = unitVector((point / radii) * (sortedRadii[2] / radii));
-    if (inside) return {point, gradient, T(0)};
     const LengthAndDirection<T> offset = lengthAndDirection(query - point);
+    if (inside) return {point, gradient, -offset.length};
     // Where the offset is all rounding, its direction is noise: the gradient is the normal.
     const T noise = T(8) * unitRoundoff<T> * (maxAbsComponent(query) + sortedRadii[0]);
     return {point, offset.length > noise ? offset.direction : gradient, offset.length};
 }
 
 // The first contact of the sphere whose centre moves along path (in the solid's frame) with the convex
-// solid that nearestAt(centre) describes: Newton's method on f(t) = distance - radius from t = 0. Stops
-// with a hit where f <= 0 (at t = 0: the start in contact), with a miss where f no longer decreases (the
-// minimum of f lies behind, above 0) or the next step passes maxT (the tangent, below f, reaches 0 only
-// there). Once f is within the rounding of the case's size (size: the solid's), the hit: at the next
-// step's t when that touches closer (a simple root: the step's error is of f's square), else here (a
-// graze, where the step may run far past the minimum, or a minimum within rounding of 0). A double root
-// converges linearly down to that tolerance.
+// solid that nearestAt(centre) describes: Newton's method on f(t) = signed distance - radius from t = 0
+// (the signed distance, negative inside, is convex too). Stops with a hit where f <= 0 (at t = 0: the
+// start in contact), with a miss where f no longer decreases (the minimum of f lies behind, above 0) or
+// the next step passes maxT (the tangent, below f, reaches 0 only there). Once f is within the rounding
+// of the case's size (size: the solid's), the hit: at the next step's t when |f| there is smaller (a
+// simple root: the step's error is of f's square), else here (a graze, where the step may run far past
+// the minimum; a minimum within rounding of 0; a step from a normal that rounding turned, which may run
+// deep inside, where f is the depth's). A double root converges linearly down to that tolerance.
 template <class T, class NearestAt> std::optional<SphereSweepHit<T>> firstTouch(const RayPath<T>& path,
                                                                                 T radius, T size,
                                                                                 const NearestAt& nearestAt) {
