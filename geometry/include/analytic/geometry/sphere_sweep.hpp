@@ -517,10 +517,10 @@ namespace detail::sphere_sweep {
 
 // ---------------------------------------------------------------------------------------------------
 // Solids whose grown form is no quadric (cylinders, cones: tori about their rims; ellipsoids: offset
-// surfaces of degree 8). The distance from the centre's path c(t) to a convex solid is convex in t, so
-// f(t) = distance - radius is convex, and Newton's method from t = 0 climbs to its first root from below
-// without passing it (each tangent lies below f). What a sweep needs of such a solid is its point nearest
-// a query.
+// surfaces of degree 8). The signed distance (negative inside) from the centre's path c(t) to a convex
+// solid is convex in t, so f(t) = signed distance - radius is convex, and Newton's method from t = 0
+// climbs to its first root from below without passing it (each tangent lies below f). What a sweep needs
+// of such a solid is its point nearest a query.
 
 // The solid's point nearest a query, in the frame the query was given in.
 template <class T> struct NearestOnSolid {
