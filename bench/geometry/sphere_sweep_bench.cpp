@@ -117,6 +117,35 @@ template <class T> void benchSweepSphereTwoSidedPlane(benchmark::State& state) {
     });
 }
 
+template <class T> void benchSweepSphereCylinder(benchmark::State& state) {
+    const auto cases = makeCases<T>([](Random& random, const Vec3<T>& center) {
+        const Vec3<T> halfAxis = random.unitVector<T>() * T(random.uniform(0.5, 1));
+        return Cylinder<T>{center - halfAxis, center + halfAxis, T(random.uniform(0.2, 0.8))};
+    });
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Cylinder<T>& target) {
+        return sweepSphereCylinder(path, radius, target);
+    });
+}
+
+template <class T> void benchSweepSphereCone(benchmark::State& state) {
+    const auto cases = makeCases<T>([](Random& random, const Vec3<T>& center) {
+        const Vec3<T> halfAxis = random.unitVector<T>() * T(random.uniform(0.5, 1));
+        return Cone<T>{center - halfAxis, center + halfAxis, T(random.uniform(0.3, 1))};
+    });
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Cone<T>& target) {
+        return sweepSphereCone(path, radius, target);
+    });
+}
+
+template <class T> void benchSweepSphereEllipsoid(benchmark::State& state) {
+    const auto cases = makeCases<T>([](Random& random, const Vec3<T>& center) {
+        return Ellipsoid<T>{center, random.rotation<T>(), randomHalfExtents<T>(random)};
+    });
+    runCases(state, cases, [](const RayPath<T>& path, T radius, const Ellipsoid<T>& target) {
+        return sweepSphereEllipsoid(path, radius, target);
+    });
+}
+
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereSphere);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereCapsule);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereObb);
@@ -125,5 +154,8 @@ ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereTriangle);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereTriangleOneSided);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSpherePlane);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereTwoSidedPlane);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereCylinder);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereCone);
+ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SweepSphereEllipsoid);
 
 }  // namespace

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Zlib
-// Fuzz target: sphere sweeps against spheres, capsules, boxes, planes and triangles. Invariants: no crash
-// or undefined behaviour; a hit has t in [0, maxT] (0 when it starts in contact), a finite point and a
-// unit normal; at t the moving sphere touches the target: its centre is radius away from the reported
-// point, which lies on the target; a sweep of radius 0 against a sphere is the ray's first hit.
+// Fuzz target: sphere sweeps against spheres, capsules, boxes, planes, triangles, cylinders, cones and
+// ellipsoids. Invariants: no crash or undefined behaviour; a hit has t in [0, maxT] (0 when it starts in
+// contact), a finite point and a unit normal; at t the moving sphere touches the target: its centre is
+// radius away from the reported point, which lies on the target; a sweep of radius 0 against a sphere
+// is the ray's first hit.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -53,12 +54,27 @@ template <class T> void checkSweep(const std::optional<SphereSweepHit<T>>& hit, 
 }
 
 template <class T> bool nonNegative(T x) { return finite(x) && x >= T(0); }
+template <class T> bool positive(T x) { return finite(x) && x > T(0); }
+
+// Distance from p to the solid cone (0 inside): in the half-plane through the axis, the distance to the
+// triangle apex (0, 0), rim (radius, height), base centre (0, height), from its side and base edges.
+template <class T> Real distanceToCone(const RVec& p, const Cone<T>& cone) {
+    const RVec apex = wide(cone.apex), axis = wide(cone.base) - apex;
+    const Real height = length(axis), radius = Real(cone.radius);
+    const RVec unit = axis / height;
+    const Real along = glm::dot(p - apex, unit);
+    const Real across = length(p - apex - along * unit);
+    if (along <= height && across * height <= along * radius) return 0;
+    // The section as 3D points with z = 0, so distanceToSegment serves.
+    const RVec q(across, along, 0), rim(radius, height, 0);
+    return std::min(distanceToSegment(q, RVec(0), rim), distanceToSegment(q, rim, RVec(0, height, 0)));
+}
 
 template <class T> void run(Input& in) {
     const RayPath<T> path = in.ray<T>();
     const T radius = in.flag() ? in.ordinary<T>() : in.scalar<T>();
     const bool saneSweep = isValidRay(path) && nonNegative(radius);
-    const int target = in.below(6);
+    const int target = in.below(9);
     Input::note(target);
     Input::note(-1);  // the target's scalars follow
     switch (target) {
@@ -125,7 +141,7 @@ template <class T> void run(Input& in) {
                        magnitude(plane.offset), distance);
             break;
         }
-        default: {
+        case 5: {
             const Triangle<T> triangle{in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>(), in.ordinaryVec3<T>(),
                                        in.flag() ? in.vec3<T>() : in.ordinaryVec3<T>()};
             const bool sane = saneSweep && finite(triangle.a) && finite(triangle.b) && finite(triangle.c);
@@ -143,6 +159,43 @@ template <class T> void run(Input& in) {
                        grazing);
             checkSweep(sweepSphereTriangle(path, radius, triangle, FaceCulling::BackFaces), path, radius,
                        sane, scale, distance, grazing);
+            break;
+        }
+        case 6: {
+            const Cylinder<T> cylinder{in.vec3<T>(), in.vec3<T>(), in.scalar<T>()};
+            const bool sane = saneSweep && finite(cylinder.a) && finite(cylinder.b) &&
+                              positive(cylinder.radius) && cylinder.a != cylinder.b;
+            checkSweep(sweepSphereCylinder(path, radius, cylinder), path, radius, sane,
+                       scaleOf(cylinder.a, cylinder.b, cylinder.radius),
+                       [&](const RVec& p) { return std::abs(signedDistanceToCylinder(p, cylinder)); });
+            break;
+        }
+        case 7: {
+            const Cone<T> cone{in.vec3<T>(), in.vec3<T>(), in.scalar<T>()};
+            const bool sane = saneSweep && finite(cone.apex) && finite(cone.base) && positive(cone.radius) &&
+                              cone.apex != cone.base;
+            checkSweep(sweepSphereCone(path, radius, cone), path, radius, sane,
+                       scaleOf(cone.apex, cone.base, cone.radius),
+                       [&](const RVec& p) { return distanceToCone(p, cone); });
+            break;
+        }
+        default: {
+            const Ellipsoid<T> ellipsoid{in.vec3<T>(), in.rotation<T>(), in.vec3<T>()};
+            const Vec3<T>& r = ellipsoid.radii;
+            const bool sane = saneSweep && finite(ellipsoid.center) && isOrthonormal(ellipsoid.rotation) &&
+                              positive(r.x) && positive(r.y) && positive(r.z);
+            // |(|q| - 1) * smallest radius|, q the point in the unit-sphere frame, is at most the distance
+            // to the surface: a point it puts off the surface is off it. (The cylinder's and this one are
+            // taken from the surface, also inside: the point is the surface's.)
+            const Real smallest = std::min({Real(r.x), Real(r.y), Real(r.z)});
+            checkSweep(sweepSphereEllipsoid(path, radius, ellipsoid), path, radius, sane,
+                       scaleOf(ellipsoid.center, ellipsoid.radii), [&](const RVec& p) {
+                           const RVec offset = p - wide(ellipsoid.center);
+                           RVec q;
+                           for (int k = 0; k < 3; ++k)
+                               q[k] = glm::dot(offset, wide(ellipsoid.rotation[k])) / Real(r[k]);
+                           return std::abs((length(q) - 1) * smallest);
+                       });
             break;
         }
     }

@@ -3,6 +3,7 @@
 // each the input the fuzzer reported (or a smaller one that fails the same way before the fix).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -621,6 +622,206 @@ TYPED_TEST(ContractFindings, StaticSphereOverlappingANeedleTouchesItsEdges) {
     EXPECT_NEAR(double(atPoint->normal.z), 1.0, 1e-6);
     EXPECT_FALSE(
         sweepSphereTriangle(RayPath<T>{centre, Vec3<T>(0), 1}, T(1), needle, FaceCulling::BackFaces));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The sweeps against cylinders, cones and ellipsoids (fuzz_sphere_sweep), in float and double.
+
+using test::Real;
+
+template <class T> class FuzzFindingsRoundSweeps : public ::testing::Test {};
+TYPED_TEST_SUITE(FuzzFindingsRoundSweeps, test::Scalars);
+
+template <class T> RayPath<T> pathFrom(const Vec3<T>& origin, const Vec3<T>& direction, T maxT = T(1)) {
+    return {origin, direction, maxT};
+}
+
+// How far the point lies off the ellipsoid's surface, at least: | |q| - 1 | times the smallest radius, q
+// the point in the unit-sphere frame (that frame stretches distances by at most 1 / the smallest radius).
+template <class T> Real surfaceError(const Ellipsoid<T>& ellipsoid, const Vec3<T>& point) {
+    const Vec3<Real> local = glm::transpose(Mat3<Real>(test::widen(ellipsoid.rotation))) *
+                             (test::widen(point) - test::widen(ellipsoid.center));
+    const Vec3<Real> radii = test::widen(ellipsoid.radii);
+    return std::abs(glm::length(local / radii) - 1) * std::min({radii.x, radii.y, radii.z});
+}
+
+// A centre inside a nearly round ellipsoid, near its centre: the nearest surface point lies near the end
+// of the smallest axis, where the root s of Eberly's function is near -1; its denominators s + 1 lost
+// their digits to cancellation (found by fuzz_sphere_sweep: a point 20 units off a float ellipsoid of
+// radius 54,000).
+TYPED_TEST(FuzzFindingsRoundSweeps, EllipsoidCentreInsideNearlyRound) {
+    using T = TypeParam;
+    const Ellipsoid<T> target{Vec3<T>(8, -1, 0), Mat3<T>(1), Vec3<T>(T(54312.13), T(54507.45), T(54507.45))};
+    for (const Vec3<T> offset : {Vec3<T>(-9.875, 6.875, 0), Vec3<T>(0.5, -3, 2), Vec3<T>(-1e-3, 2, 7)}) {
+        const auto hit =
+            sweepSphereEllipsoid(pathFrom(target.center + offset, Vec3<T>(0, 2, -6)), T(2.875), target);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_TRUE(hit->startsInContact);
+        EXPECT_LE(surfaceError(target, hit->point), 64 * Real(unitRoundoff<T>) * 54507)
+            << "point " << test::text(hit->point);
+        // The nearest surface point is the smallest axis' end on the centre's side.
+        EXPECT_NEAR(double(hit->normal.x), offset.x < 0 ? -1.0 : 1.0, 1e-3);
+    }
+}
+
+// A centre a subnormal step from a narrow cone's apex (found by fuzz_sphere_sweep in double): the
+// offset's length rounded to one subnormal unit, and the normal, divided by it, came out (1, 1) across
+// the section: |normal| 1.8.
+TYPED_TEST(FuzzFindingsRoundSweeps, SubnormalOffsetFromTheApex) {
+    using T = TypeParam;
+    const T d = std::numeric_limits<T>::denorm_min();
+    const Cone<T> cone{Vec3<T>(0), Vec3<T>(0, 0, -2), sizeof(T) == sizeof(float) ? T(1e-10) : T(1e-53)};
+    for (const T radius : {T(0), d, T(1)}) {
+        for (const Vec3<T> origin : {Vec3<T>(d, 0, -d), Vec3<T>(0, d, d), Vec3<T>(-d, d, 0)}) {
+            const auto hit = sweepSphereCone(pathFrom(origin, Vec3<T>(0, 0, -6)), radius, cone);
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_TRUE(hit->startsInContact);
+            EXPECT_NEAR(double(glm::length(test::widen(hit->normal))), 1.0, 8 * double(unitRoundoff<T>))
+                << test::text(hit->normal);
+            EXPECT_LE(glm::length(test::widen(hit->point)), 4 * Real(d));
+        }
+    }
+}
+
+// A centre a subnormal step from the apex of a cone with a tilted axis (found by fuzz_sphere_sweep in
+// float): the offset's parts along and across the axis rounded to whole subnormal units, and the
+// radial direction came out 60 degrees off perpendicular: |normal| 1.22.
+TYPED_TEST(FuzzFindingsRoundSweeps, SubnormalOffsetAcrossATiltedAxis) {
+    using T = TypeParam;
+    const T d = std::numeric_limits<T>::denorm_min();
+    const Cone<T> cone{Vec3<T>(0), Vec3<T>(0.125, -6, -3.5), T(0.375)};
+    const auto fuzzed = sweepSphereCone(pathFrom(Vec3<T>(-6, 0, d), Vec3<T>(6.25, 0, 0)), T(2.5e-7), cone);
+    ASSERT_TRUE(fuzzed.has_value());
+    EXPECT_NEAR(double(glm::length(test::widen(fuzzed->normal))), 1.0, 8 * double(unitRoundoff<T>));
+    for (const Vec3<T> offset :
+         {Vec3<T>(0, 0, d), Vec3<T>(d, 0, 0), Vec3<T>(0, 3 * d, -d), Vec3<T>(5 * d, -d, 2 * d)}) {
+        const auto hit = sweepSphereCone(pathFrom(offset, Vec3<T>(0)), T(1e-7), cone);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_NEAR(double(glm::length(test::widen(hit->normal))), 1.0, 8 * double(unitRoundoff<T>))
+            << test::text(hit->normal);
+        EXPECT_LE(glm::length(test::widen(hit->point)), 16 * Real(d));
+    }
+}
+
+// A centre on the axis, beyond the apex or inside (found by fuzz_sphere_sweep in float, on a cone of
+// size 1e-14 at 1e-38): what the projections leave across the axis is rounding, here along the axis
+// itself, and the radial direction taken from it made the normal (-0.79, -0.79, -0.79).
+TYPED_TEST(FuzzFindingsRoundSweeps, CentreOnATiltedAxis) {
+    using T = TypeParam;
+    const T m = std::numeric_limits<T>::min();
+    const Cone<T> fuzzed{Vec3<T>(m), Vec3<T>(T(1e-14)), T(1e-14)};
+    const auto hit = sweepSphereCone(pathFrom(Vec3<T>(0), Vec3<T>(2, -6, 0), T(6.75)), T(6.75), fuzzed);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_NEAR(double(glm::length(test::widen(hit->normal))), 1.0, 8 * double(unitRoundoff<T>))
+        << test::text(hit->normal);
+    test::Random random(71);
+    for (int i = 0; i < 200; ++i) {
+        const Vec3<T> axis(random.unitVector<double>());
+        const Cone<T> cone{Vec3<T>(0), axis, T(0.5)};
+        const Cylinder<T> cylinder{Vec3<T>(0), axis, T(0.5)};
+        for (const T along : {T(-1), T(0.25), T(0.75), T(1.5), T(-1e-20), T(-1e-30)}) {
+            const Vec3<T> center = along * axis;
+            for (const auto& swept : {sweepSphereCone(pathFrom(center, Vec3<T>(0)), T(3), cone),
+                                      sweepSphereCylinder(pathFrom(center, Vec3<T>(0)), T(3), cylinder)}) {
+                ASSERT_TRUE(swept.has_value());
+                EXPECT_NEAR(double(glm::length(test::widen(swept->normal))), 1.0, 8 * double(unitRoundoff<T>))
+                    << "axis " << test::text(axis) << ", along " << along << ": "
+                    << test::text(swept->normal);
+            }
+        }
+    }
+}
+
+// A centre a subnormal distance from the centre of a round ellipsoid (found by fuzz_sphere_sweep in
+// double): Eberly's root w is then subnormal, and its function's slope, of order 1 / w, overflowed to
+// infinity: the Newton step came out 0 and was taken for convergence, 3.5% short of the root, and the
+// point 0.29 inside a ball of radius 3.25.
+TYPED_TEST(FuzzFindingsRoundSweeps, EllipsoidSubnormalRoot) {
+    using T = TypeParam;
+    const T m = std::numeric_limits<T>::min(), d = std::numeric_limits<T>::denorm_min();
+    const Mat3<T> rotation(Vec3<T>(0, 1, 0), Vec3<T>(-1, 0, 0), Vec3<T>(0, 0, 1));
+    for (const Vec3<T> radii : {Vec3<T>(3.25), Vec3<T>(3.25, 3.25, 5), Vec3<T>(2, 3, 4)}) {
+        const Ellipsoid<T> target{Vec3<T>(0), rotation, radii};
+        for (const Vec3<T> origin : {Vec3<T>(m, T(-0.448) * m, 0), Vec3<T>(m / 3, m / 5, 0),
+                                     Vec3<T>(7 * d, 3 * d, 0), Vec3<T>(m / 7, 0, m / 9)}) {
+            const auto hit = sweepSphereEllipsoid(pathFrom(origin, Vec3<T>(2, 0.375, 2)), T(4.5), target);
+            ASSERT_TRUE(hit.has_value());
+            EXPECT_LE(surfaceError(target, hit->point), 64 * Real(unitRoundoff<T>) * 5)
+                << "radii " << test::text(radii) << ", origin " << test::text(origin) << ": point "
+                << test::text(hit->point);
+        }
+    }
+}
+
+// A path from the largest value toward a solid, unbounded (found by fuzz_sphere_sweep in double): the
+// touching tolerance, a rounding of |origin| + |centre|, overflowed to infinity, so the first gap passed
+// for a touch, and the hit came at t = infinity.
+TYPED_TEST(FuzzFindingsRoundSweeps, FromTheLargestValue) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max(), inf = std::numeric_limits<T>::infinity();
+    const Cylinder<T> cylinder{Vec3<T>(4.625, 0.375, 0.375), Vec3<T>(0.375, 0.375, 0.25), T(0.375)};
+    const Cone<T> cone{Vec3<T>(4.625, 0.375, 0.375), Vec3<T>(0.375, 0.375, 0.25), T(0.375)};
+    const Ellipsoid<T> ellipsoid{Vec3<T>(0.375), Mat3<T>(1), Vec3<T>(4, 0.375, 0.25)};
+    const auto valid = [](const std::optional<SphereSweepHit<T>>& hit, T maxT) {
+        return !hit || (std::isfinite(hit->t) && hit->t >= T(0) && hit->t <= maxT && isFinite(hit->point) &&
+                        isFinite(hit->normal));
+    };
+    for (const T maxT : {inf, big, T(1)}) {
+        for (const RayPath<T>& path :
+             {pathFrom(Vec3<T>(0.375, -big, 0), Vec3<T>(std::numeric_limits<T>::denorm_min(), 0.375, 2),
+                       maxT),
+              pathFrom(Vec3<T>(0.375, -big, 0), Vec3<T>(0, big, 0), maxT),
+              pathFrom(Vec3<T>(-big, -big, big), Vec3<T>(1, 1, -1), maxT)}) {
+            EXPECT_TRUE(valid(sweepSphereCylinder(path, T(1), cylinder), maxT));
+            EXPECT_TRUE(valid(sweepSphereCone(path, T(1), cone), maxT));
+            EXPECT_TRUE(valid(sweepSphereEllipsoid(path, T(1), ellipsoid), maxT));
+        }
+    }
+}
+
+// A centre inside, a subnormal (or all but) distance off the plane of an ellipsoid's larger axes, near
+// enough to its centre that the nearest point lies off that plane (found by fuzz_sphere_sweep in float
+// and double): Eberly's root w is then about that distance over the point's height, and its term's z
+// underflowed: the point came out far inside (|q|^2 0.25 and 0.98 in the unit-sphere frame).
+TYPED_TEST(FuzzFindingsRoundSweeps, EllipsoidTinyOffThePlane) {
+    using T = TypeParam;
+    const T m = std::numeric_limits<T>::min(), d = std::numeric_limits<T>::denorm_min();
+    for (const Vec3<T> radii :
+         {Vec3<T>(2.25, 4.875, 4.875), Vec3<T>(T(54278.5625), T(54507.4453125), T(54507.4453125)),
+          Vec3<T>(1, 2, 3)}) {
+        const Ellipsoid<T> target{Vec3<T>(0), Mat3<T>(1), radii};
+        for (const T offPlane : {d, 3 * d, m, m / 3, T(1e-30)}) {
+            for (const Vec3<T> origin : {Vec3<T>(offPlane, 0.875, 0), Vec3<T>(offPlane, 0, 2.5),
+                                         Vec3<T>(offPlane, 0.25, 0.5), Vec3<T>(-offPlane, 0.125, -0.25)}) {
+                const auto hit = sweepSphereEllipsoid(pathFrom(origin, Vec3<T>(1, 1, 1)), T(0.125), target);
+                ASSERT_TRUE(hit.has_value())
+                    << "radii " << test::text(radii) << ", origin " << test::text(origin);
+                EXPECT_LE(surfaceError(target, hit->point),
+                          64 * Real(unitRoundoff<T>) * maxAbsComponent(Vec3<Real>(test::widen(radii))))
+                    << "radii " << test::text(radii) << ", origin " << test::text(origin) << ": point "
+                    << test::text(hit->point);
+            }
+        }
+    }
+}
+
+// A ray (radius 0) along a cone's axis, a subnormal step off it, into the apex (found by fuzz_sphere_sweep
+// in float): a subnormal step from the apex, the normal came out across the axis, the step to the touch
+// (that step over an approach as tiny) ran deep inside, and inside was taken for touching: the hit at
+// t = 0.37 instead of 0.17, 0.22 from its point.
+TYPED_TEST(FuzzFindingsRoundSweeps, RayAlongTheAxisIntoTheApex) {
+    using T = TypeParam;
+    const T d = std::numeric_limits<T>::denorm_min();
+    const Cone<T> cone{Vec3<T>(0.375, d, 0), Vec3<T>(2, 0, 0), T(0.375)};
+    for (const Vec3<T> offset :
+         {Vec3<T>(0, 0, -d), Vec3<T>(0, d, 0), Vec3<T>(0, -3 * d, 2 * d), Vec3<T>(0)}) {
+        const RayPath<T> path = pathFrom(Vec3<T>(-0.5, 0, 0) + offset, Vec3<T>(5.125, 0, 0));
+        const auto hit = sweepSphereCone(path, T(0), cone);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_NEAR(double(hit->t), 0.875 / 5.125, 1e-6) << test::text(offset);
+        EXPECT_LE(glm::length(test::widen(hit->point) - test::widen(cone.apex)), 1e-6);
+        EXPECT_LE(glm::length(test::widen(path.at(hit->t)) - test::widen(hit->point)), 1e-6);
+    }
 }
 
 }  // namespace

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Zlib
-// Swept spheres against spheres, capsules, boxes, planes and triangles, checked against an exact
+// Swept spheres against spheres, capsules, boxes, planes, triangles, cylinders, cones and ellipsoids,
+// checked against an exact
 // long-double oracle that shares nothing with the core: the first root of distance(c(t)) = r, found by
 // a convex minimisation and bracketing (tests/reference/sweep_reference.hpp) on the distances of
 // tests/reference/distance_reference.hpp.
 #include "analytic/geometry/sphere_sweep.hpp"
 
+#include "analytic/geometry/ray_cone.hpp"
+#include "analytic/geometry/ray_cylinder.hpp"
+#include "analytic/geometry/ray_ellipsoid.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -138,6 +144,175 @@ struct TriangleModel {
     Real normalConditioning(const RealVec3& p) const { return signedDistance(p); }
 };
 
+// The solids of revolution in their section: a point's distance from the unit axis and its height along
+// it from the anchor, and the point of given section coordinates in the half-plane through p.
+struct AxialFrame {
+    RealVec3 anchor, axis;
+    Real across(const RealVec3& p) const { return glm::length(acrossVector(p)); }
+    Real along(const RealVec3& p) const { return glm::dot(p - anchor, axis); }
+    RealVec3 acrossVector(const RealVec3& p) const { return p - anchor - along(p) * axis; }
+    RealVec3 radial(const RealVec3& p) const {
+        const RealVec3 across = acrossVector(p);
+        if (glm::length(across) > 0) return glm::normalize(across);
+        const RealVec3 other = std::abs(axis.x) < Real(0.5) ? RealVec3(1, 0, 0) : RealVec3(0, 1, 0);
+        return glm::normalize(glm::cross(axis, other));
+    }
+    RealVec3 at(const RealVec3& p, Real across, Real along) const {
+        return anchor + along * axis + across * radial(p);
+    }
+};
+
+inline AxialFrame axialFrame(const RealVec3& from, const RealVec3& to) {
+    return {from, glm::normalize(to - from)};
+}
+
+using RealVec2 = Vec2<Real>;
+
+inline RealVec2 closestOnSegment2(const RealVec2& p, const RealVec2& a, const RealVec2& b) {
+    const Real s = std::clamp(glm::dot(p - a, b - a) / glm::dot(b - a, b - a), Real(0), Real(1));
+    return a + s * (b - a);
+}
+
+struct CylinderModel {
+    RealVec3 a, b;
+    Real radius;
+    AxialFrame frame() const { return axialFrame(a, b); }
+    Real height() const { return glm::length(b - a); }
+    // Inside: the distances to the side, cap a and cap b.
+    std::array<Real, 3> slacks(const RealVec3& p) const {
+        const Real along = frame().along(p);
+        return {radius - frame().across(p), along, height() - along};
+    }
+    int nearestFace(const RealVec3& p) const {
+        const auto slack = slacks(p);
+        return int(std::min_element(slack.begin(), slack.end()) - slack.begin());
+    }
+    Real signedDistance(const RealVec3& p) const {
+        const auto slack = slacks(p);
+        const Real beyondSide = -slack[0], beyondCap = std::max(-slack[1], -slack[2]);
+        if (beyondSide <= 0 && beyondCap <= 0) return std::max(beyondSide, beyondCap);
+        return std::hypot(std::max(beyondSide, Real(0)), std::max(beyondCap, Real(0)));
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        const AxialFrame f = frame();
+        const Real across = f.across(p), along = f.along(p);
+        if (signedDistance(p) > 0)
+            return f.at(p, std::min(across, radius), std::clamp(along, Real(0), height()));
+        const int face = nearestFace(p);
+        return face == 0 ? f.at(p, radius, along) : f.at(p, across, face == 1 ? 0 : height());
+    }
+    RealVec3 insideNormal(const RealVec3& p) const {
+        const int face = nearestFace(p);
+        return face == 0 ? frame().radial(p) : face == 1 ? -frame().axis : frame().axis;
+    }
+    // Inside, how much nearer the nearest face is than the next (and, for the side, how far from the
+    // axis, which sets the radial direction).
+    Real normalConditioning(const RealVec3& p) const {
+        const Real distance = signedDistance(p);
+        if (distance > 0) return distance;
+        auto slack = slacks(p);
+        const int face = nearestFace(p);
+        std::sort(slack.begin(), slack.end());
+        const Real margin = slack[1] - slack[0];
+        return face == 0 ? std::min(margin, frame().across(p)) : margin;
+    }
+};
+
+// The cone's section: the triangle apex (0, 0), rim (radius, height), base centre (0, height); its
+// boundary in the half-plane is the side (apex - rim) and the base (rim - base centre).
+struct ConeModel {
+    RealVec3 apex, base;
+    Real radius;
+    AxialFrame frame() const { return axialFrame(apex, base); }
+    Real height() const { return glm::length(base - apex); }
+    RealVec2 section(const RealVec3& p) const { return {frame().across(p), frame().along(p)}; }
+    bool inside(const RealVec2& q) const { return q.y <= height() && q.x * height() <= q.y * radius; }
+    RealVec2 onSide(const RealVec2& q) const {
+        return closestOnSegment2(q, RealVec2(0, 0), RealVec2(radius, height()));
+    }
+    RealVec2 onBase(const RealVec2& q) const {
+        return closestOnSegment2(q, RealVec2(radius, height()), RealVec2(0, height()));
+    }
+    bool sideNearer(const RealVec2& q) const {
+        return glm::length(q - onSide(q)) < glm::length(q - onBase(q));
+    }
+    Real signedDistance(const RealVec3& p) const {
+        const RealVec2 q = section(p);
+        const Real distance = std::min(glm::length(q - onSide(q)), glm::length(q - onBase(q)));
+        return inside(q) ? -distance : distance;
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const {
+        const RealVec2 q = section(p);
+        const RealVec2 nearest = sideNearer(q) ? onSide(q) : onBase(q);
+        return frame().at(p, nearest.x, nearest.y);
+    }
+    RealVec3 insideNormal(const RealVec3& p) const {
+        if (!sideNearer(section(p))) return frame().axis;
+        return glm::normalize(height() * frame().radial(p) - radius * frame().axis);
+    }
+    Real normalConditioning(const RealVec3& p) const {
+        const Real distance = signedDistance(p);
+        if (distance > 0) return distance;
+        const RealVec2 q = section(p);
+        const Real margin = std::abs(glm::length(q - onSide(q)) - glm::length(q - onBase(q)));
+        return sideNearer(q) ? std::min(margin, q.x) : margin;
+    }
+};
+
+// The nearest surface point of the ellipsoid from the Lagrange condition x_i = e_i^2 y_i / (l + e_i^2)
+// (local frame), l the root above -min e_i^2 of sum (e_i y_i / (l + e_i^2))^2 = 1, bracketed and
+// narrowed in long double.
+struct EllipsoidModel {
+    RealVec3 center;
+    Mat3<Real> rotation;
+    RealVec3 radii;
+    RealVec3 local(const RealVec3& p) const { return glm::transpose(rotation) * (p - center); }
+    bool isInside(const RealVec3& y) const {
+        const RealVec3 z = y / radii;
+        return glm::dot(z, z) <= 1;
+    }
+    Real multiplier(const RealVec3& y) const {
+        const RealVec3 e2 = radii * radii;
+        const Real smallest = std::min({e2.x, e2.y, e2.z});
+        Real low = -smallest;
+        Real high = isInside(y) ? 0 : std::max({radii.x, radii.y, radii.z}) * glm::length(y);
+        // Newton's steps where they stay inside the bracket, halving it otherwise, down to the precision
+        // of l + e_i^2 (long double's epsilon of l + min e_i^2).
+        Real l = high;
+        for (int i = 0; i < 400; ++i) {
+            const RealVec3 ratio = radii * y / (RealVec3(l) + e2);
+            const Real excess = glm::dot(ratio, ratio) - 1;
+            const Real slope = -2 * glm::dot(ratio * ratio, Real(1) / (RealVec3(l) + e2));
+            (excess > 0 ? low : high) = l;
+            if (excess == 0 || high - low <= std::numeric_limits<Real>::epsilon() * (l + smallest)) break;
+            const Real next = l - excess / slope;
+            l = next > low && next < high ? next : (low + high) / 2;
+            if (l <= low || l >= high) break;
+        }
+        return l;
+    }
+    RealVec3 nearestLocal(const RealVec3& y) const {
+        const RealVec3 e2 = radii * radii;
+        return e2 * y / (RealVec3(multiplier(y)) + e2);
+    }
+    Real signedDistance(const RealVec3& p) const {
+        const RealVec3 y = local(p);
+        const Real distance = glm::length(y - nearestLocal(y));
+        return isInside(y) ? -distance : distance;
+    }
+    RealVec3 surfacePoint(const RealVec3& p) const { return center + rotation * nearestLocal(local(p)); }
+    RealVec3 insideNormal(const RealVec3& p) const {
+        return glm::normalize(rotation * (nearestLocal(local(p)) / (radii * radii)));
+    }
+    // Inside, the nearest point turns fast near the centre's medial set, where l nears -min e_i^2.
+    Real normalConditioning(const RealVec3& p) const {
+        const Real distance = signedDistance(p);
+        if (distance > 0) return distance;
+        const Real smallest = std::min({radii.x, radii.y, radii.z});
+        return (multiplier(local(p)) + smallest * smallest) / std::max({radii.x, radii.y, radii.z});
+    }
+};
+
 // The unit normal from the surface toward p (out of the solid for p inside it).
 template <class Model> RealVec3 referenceNormal(const Model& model, const RealVec3& p) {
     if constexpr (requires { model.insideNormal(p); })
@@ -191,6 +366,9 @@ struct Stats {
     // Largest errors seen, in the units of Bounds: u M, the point in u M (1 + D / L), the normal's angle
     // in u M / L.
     Real residual = 0, timeTimesApproach = 0, point = 0, normalAngle = 0;
+    // |t_core - t_ref| / maxT (the error as a fraction of the sweep's length) where the path meets the
+    // surface within 60 degrees of its normal (the approach at least half the speed).
+    Real timeOverLength = 0;
 };
 
 template <class T, class Model> void checkNormalAndPoint(const SphereSweepHit<T>& hit, const Model& model,
@@ -198,6 +376,10 @@ template <class T, class Model> void checkNormalAndPoint(const SphereSweepHit<T>
                                                          Stats& stats) {
     using B = Bounds<T>;
     const Real unit = B::u * magnitude;
+    // Wherever the centre is, the point lies on the surface (a plane's sheet and a triangle are their
+    // own surface: their distance is unsigned).
+    EXPECT_LE(std::abs(model.signedDistance(widen(hit.point))), B::point * magnitude)
+        << "point off the surface";
     const Real conditioning = model.normalConditioning(center);
     if (conditioning <= B::undefinedNormal * magnitude) {
         ++stats.normalsSkipped;
@@ -267,6 +449,8 @@ template <class T, class Model> void checkCase(const Motion<T>& motion, const Mo
             << ", f there " << double(distanceAt(expected.t) - radius) << ", f between "
             << double(distanceAt((expected.t + Real(hit->t)) / 2) - radius) << ")";
         stats.timeTimesApproach = std::max(stats.timeTimesApproach, timeError / unit);
+        if (approach >= glm::length(direction) / 2 && maxT > 0)
+            stats.timeOverLength = std::max(stats.timeOverLength, std::abs(Real(hit->t) - expected.t) / maxT);
     }
     checkNormalAndPoint(*hit, model, center, magnitude, stats);
 }
@@ -375,6 +559,37 @@ template <class T> struct Target {
         return std::tuple{triangle, TriangleModel{widen(triangle.a), widen(triangle.b), widen(triangle.c)},
                           std::max({maxAbs(triangle.a), maxAbs(triangle.b), maxAbs(triangle.c)})};
     }
+    // A solid of revolution about a random axis through a point near the placement's centre: its two
+    // ends on the axis.
+    static std::pair<Vec3<double>, Vec3<double>> axisEnds(Random& random, const Placement& placement) {
+        const double s = placement.scale;
+        const Vec3<double> middle = placement.center + random.point<double>(0.2 * s);
+        const Vec3<double> half = random.unitVector<double>() * (s * random.logUniform(3e-2, 1));
+        return {middle - half, middle + half};
+    }
+    static auto cylinder(Random& random, const Placement& placement) {
+        const auto [a, b] = axisEnds(random, placement);
+        const Cylinder<T> cylinder{Vec3<T>(a), Vec3<T>(b), T(placement.scale * random.logUniform(3e-2, 1))};
+        return std::tuple{cylinder,
+                          CylinderModel{widen(cylinder.a), widen(cylinder.b), Real(cylinder.radius)},
+                          std::max(maxAbs(cylinder.a), maxAbs(cylinder.b)) + Real(cylinder.radius)};
+    }
+    static auto cone(Random& random, const Placement& placement) {
+        const auto [apex, base] = axisEnds(random, placement);
+        const Cone<T> cone{Vec3<T>(apex), Vec3<T>(base), T(placement.scale * random.logUniform(1e-2, 1))};
+        return std::tuple{cone, ConeModel{widen(cone.apex), widen(cone.base), Real(cone.radius)},
+                          std::max(maxAbs(cone.apex), maxAbs(cone.base)) + Real(cone.radius)};
+    }
+    static auto ellipsoid(Random& random, const Placement& placement) {
+        const double s = placement.scale;
+        const auto radius = [&] { return T(s * random.logUniform(1e-2, 1)); };
+        const Ellipsoid<T> ellipsoid{Vec3<T>(placement.center), random.rotation<T>(),
+                                     Vec3<T>(radius(), radius(), radius())};
+        return std::tuple{
+            ellipsoid,
+            EllipsoidModel{widen(ellipsoid.center), widen(ellipsoid.rotation), widen(ellipsoid.radii)},
+            maxAbs(ellipsoid.center) + maxAbs(ellipsoid.radii)};
+    }
     // Through the placement's centre: the half-space behind it, or (twoSided) the plane as a sheet.
     static auto plane(Random& random, const Placement& placement, bool twoSided) {
         const Vec3<T> normal(random.unitVector<double>());
@@ -428,6 +643,23 @@ TYPED_TEST(SphereSweepTest, RandomAgainstTwoSidedPlanes) {
         "two-sided plane", 7,
         [](Random& random, const Placement& placement) { return Target<T>::plane(random, placement, true); },
         [](auto&&... a) { return sweepSphereTwoSidedPlane(a...); });
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstCylinders) {
+    using T = TypeParam;
+    checkRandomSweeps<T>("cylinder", 21, Target<T>::cylinder,
+                         [](auto&&... a) { return sweepSphereCylinder(a...); });
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstCones) {
+    using T = TypeParam;
+    checkRandomSweeps<T>("cone", 22, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); });
+}
+
+TYPED_TEST(SphereSweepTest, RandomAgainstEllipsoids) {
+    using T = TypeParam;
+    checkRandomSweeps<T>("ellipsoid", 23, Target<T>::ellipsoid,
+                         [](auto&&... a) { return sweepSphereEllipsoid(a...); });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -509,6 +741,103 @@ TYPED_TEST(SphereSweepTest, RandomGrazingTriangles) {
               runRandom<T>(
                   13, grazingCases, Target<T>::triangle,
                   [](auto&&... a) { return sweepSphereTriangle(a...); }, motion),
+              true);
+}
+
+// A point of a convex solid's surface and a unit normal of its normal cone there (a plane through the
+// point, perpendicular to it, has the solid on one side). A path in the plane at height g above it stays
+// at least g from the solid, and is exactly g away at the point's foot: it grazes a grown solid whose
+// growth is g.
+struct SurfaceSample {
+    Vec3<double> point, normal;
+};
+
+// A path across the normal at r (1 -+ 10^-k) from the sample's point.
+template <class T>
+Motion<T> grazingPast(Random& random, const Placement& placement, const SurfaceSample& at) {
+    const double radius = randomSweepRadius<T>(random, placement);
+    const Vec3<double> direction = glm::normalize(glm::cross(at.normal, random.unitVector<double>()));
+    return pathThrough<T>(random, placement, at.point + grazingGap(random, radius) * at.normal, direction,
+                          radius);
+}
+
+// Unit vectors across a unit axis, at a random angle about it.
+inline Vec3<double> randomRadial(Random& random, const Vec3<double>& axis) {
+    const Vec3<double> first = glm::normalize(glm::cross(axis, random.unitVector<double>()));
+    const Vec3<double> second = glm::cross(axis, first);
+    const double angle = random.uniform(0, 2 * M_PI);
+    return std::cos(angle) * first + std::sin(angle) * second;
+}
+
+// The side, a cap, or a rim (normal anywhere between the side's and the cap's).
+template <class T> SurfaceSample cylinderSample(Random& random, const Cylinder<T>& cylinder) {
+    const Vec3<double> a(cylinder.a), b(cylinder.b);
+    const double radius = cylinder.radius;
+    const Vec3<double> axis = glm::normalize(b - a), radial = randomRadial(random, axis);
+    const bool atB = random.chance(0.5);
+    const Vec3<double> cap = atB ? b : a, capNormal = atB ? axis : -axis;
+    const double feature = random.uniform(0, 3);
+    if (feature < 1) return {a + random.uniform(0, 1) * (b - a) + radius * radial, radial};
+    if (feature < 2) return {cap + random.uniform(0, 1) * radius * radial, capNormal};
+    const double angle = random.uniform(0, M_PI / 2);
+    return {cap + radius * radial, std::cos(angle) * radial + std::sin(angle) * capNormal};
+}
+
+// The side, the base, the rim (between the side's normal and the base's) or the apex (between the
+// side's normal and the axis away from the base).
+template <class T> SurfaceSample coneSample(Random& random, const Cone<T>& cone) {
+    const Vec3<double> apex(cone.apex), base(cone.base);
+    const double radius = cone.radius, height = glm::length(base - apex);
+    const Vec3<double> axis = glm::normalize(base - apex), radial = randomRadial(random, axis);
+    const Vec3<double> sideNormal = glm::normalize(height * radial - radius * axis);
+    const Vec3<double> rim = base + radius * radial;
+    const double feature = random.uniform(0, 4);
+    if (feature < 1) return {apex + random.uniform(0, 1) * (rim - apex), sideNormal};
+    if (feature < 2) return {base + random.uniform(0, 1) * radius * radial, axis};
+    const double mix = random.uniform(0, 1);
+    if (feature < 3) return {rim, glm::normalize(mix * sideNormal + (1 - mix) * axis)};
+    return {apex, glm::normalize(mix * sideNormal - (1 - mix) * axis)};
+}
+
+template <class T> SurfaceSample ellipsoidSample(Random& random, const Ellipsoid<T>& ellipsoid) {
+    const Mat3<double> rotation(ellipsoid.rotation);
+    const Vec3<double> radii(ellipsoid.radii), u = random.unitVector<double>();
+    return {Vec3<double>(ellipsoid.center) + rotation * (radii * u), glm::normalize(rotation * (u / radii))};
+}
+
+TYPED_TEST(SphereSweepTest, RandomGrazingCylinders) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Cylinder<T>& cylinder) {
+        return grazingPast<T>(random, placement, cylinderSample(random, cylinder));
+    };
+    report<T>("grazing cylinder",
+              runRandom<T>(
+                  24, grazingCases, Target<T>::cylinder,
+                  [](auto&&... a) { return sweepSphereCylinder(a...); }, motion),
+              true);
+}
+
+TYPED_TEST(SphereSweepTest, RandomGrazingCones) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Cone<T>& cone) {
+        return grazingPast<T>(random, placement, coneSample(random, cone));
+    };
+    report<T>(
+        "grazing cone",
+        runRandom<T>(
+            25, grazingCases, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); }, motion),
+        true);
+}
+
+TYPED_TEST(SphereSweepTest, RandomGrazingEllipsoids) {
+    using T = TypeParam;
+    const auto motion = [](Random& random, const Placement& placement, const Ellipsoid<T>& ellipsoid) {
+        return grazingPast<T>(random, placement, ellipsoidSample(random, ellipsoid));
+    };
+    report<T>("grazing ellipsoid",
+              runRandom<T>(
+                  26, grazingCases, Target<T>::ellipsoid,
+                  [](auto&&... a) { return sweepSphereEllipsoid(a...); }, motion),
               true);
 }
 
@@ -856,6 +1185,260 @@ TYPED_TEST(SphereSweepTest, PlaneParallelTiltedAndCentreOnPlane) {
     EXPECT_FALSE(sweepSpherePlane(path, T(2), Plane<T>{Vec3<T>(0, 0, 2), T(1000)}));
 }
 
+// A graze at exactly the radius: f has a double root, so t is known only to the square root of the
+// distance's rounding (2 64 u M), over the speed.
+template <class T> Real grazeTolerance(Real speed, Real magnitude = 4000) {
+    return std::sqrt(2 * 64 * Bounds<T>::u * magnitude) / speed;
+}
+
+// Cylinder of radius 1 about base, from z = -2 to 2.
+TYPED_TEST(SphereSweepTest, CylinderSideCapsAndRims) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const RealVec3 w = widen(c);
+    const Cylinder<T> target{c + Vec3<T>(0, 0, -2), c + Vec3<T>(0, 0, 2), T(1)};
+    // Head-on into the side, and along the axis into cap b's centre.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(-10, 0, 0.5), Vec3<T>(20, 0, 0)), T(1), target),
+              Real(0.4), w + RealVec3(-1, 0, 0.5), RealVec3(-1, 0, 0), false);
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20)), T(1), target),
+              Real(0.35), w + RealVec3(0, 0, 2), RealVec3(0, 0, 1), false);
+    // Into cap a from below, off the axis.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0.5, 0.25, -10), Vec3<T>(0, 0, 20)), T(1), target),
+              Real(0.35), w + RealVec3(0.5, 0.25, -2), RealVec3(0, 0, -1), false);
+    // The rim's torus: 0.6 above the cap's plane, moving along x; touches the rim at x + 1 = -0.8.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(-10, 0, 2.6), Vec3<T>(20, 0, 0)), T(1), target),
+              Real(0.41), w + RealVec3(-1, 0, 2), RealVec3(-0.8, 0, 0.6), false);
+    // Parallel to the side, 0.99 out from the rim: meets the rim's torus sqrt(1 - 0.99^2) above the cap.
+    const Real rise = std::sqrt(1 - Real(T(1.99) - 1) * Real(T(1.99) - 1));
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(1.99, 0, 10), Vec3<T>(0, 0, -20)), T(1), target),
+              (8 - rise) / 20, w + RealVec3(1, 0, 2), RealVec3(Real(T(1.99)) - 1, 0, rise), false);
+    // Parallel to the side, 2.01 from the axis: passes by; at exactly 2 it touches the side all along
+    // from the rim down (a double root at t = 0.4).
+    EXPECT_FALSE(sweepSphereCylinder(pathFrom(c + Vec3<T>(2.01, 0, 10), Vec3<T>(0, 0, -20)), T(1), target));
+    const auto alongSide =
+        sweepSphereCylinder(pathFrom(c + Vec3<T>(2, 0, 10), Vec3<T>(0, 0, -20)), T(1), target);
+    ASSERT_TRUE(alongSide.has_value());
+    EXPECT_NEAR(double(alongSide->t), 0.4, double(grazeTolerance<T>(20)));
+    EXPECT_NEAR(double(alongSide->normal.x), 1.0, 1e-2);
+    // Moving along the side at distance 0.5 < 1 out: starts in contact.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0, -1.5, 0), Vec3<T>(0, 0, 5)), T(1), target), 0,
+              w + RealVec3(0, -1, 0), RealVec3(0, -1, 0), true);
+    // Touching the side, moving away or in; overlapping and moving away.
+    for (const Vec3<T> direction : {Vec3<T>(-5, 0, 0), Vec3<T>(5, 0, 0), Vec3<T>(0, 0, 0)})
+        expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(-2, 0, 0), direction), T(1), target), 0,
+                  w + RealVec3(-1, 0, 0), RealVec3(-1, 0, 0), true);
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0, 0, 2.5), Vec3<T>(0, 0, 5)), T(1), target), 0,
+              w + RealVec3(0, 0, 2), RealVec3(0, 0, 1), true);
+    // Centre inside, nearest cap b (0.5 below it, 0.8 from the side): its projection on the cap.
+    expectHit(sweepSphereCylinder(pathFrom(c + Vec3<T>(0.2, 0, 1.5), Vec3<T>(3, 1, 0)), T(0.1), target), 0,
+              w + RealVec3(0.2, 0, 2), RealVec3(0, 0, 1), true);
+    // Centre on the axis, nearest the side: some direction across the axis.
+    const auto onAxis = sweepSphereCylinder(pathFrom(c, Vec3<T>(0, 0, 1)), T(0.1), target);
+    ASSERT_TRUE(onAxis.has_value());
+    EXPECT_EQ(onAxis->t, T(0));
+    EXPECT_NEAR(double(onAxis->normal.z), 0.0, 1e-6);
+    EXPECT_NEAR(double(glm::length(widen(onAxis->normal))), 1.0, 1e-6);
+    EXPECT_LE(glm::length(widen(onAxis->point) - (w + widen(onAxis->normal))), 64 * Bounds<T>::u * 4000);
+}
+
+// Cone with apex 3 above base and its base 1 below (height 4), radius 3: slant 5, side normal
+// (0.8 radial, 0.6 up).
+TYPED_TEST(SphereSweepTest, ConeApexBaseSideAndRim) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const RealVec3 w = widen(c);
+    const Cone<T> target{c + Vec3<T>(0, 0, 3), c + Vec3<T>(0, 0, -1), T(3)};
+    // Along the axis onto the apex, and from below onto the base's centre.
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20)), T(1), target), Real(0.3),
+              w + RealVec3(0, 0, 3), RealVec3(0, 0, 1), false);
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(0, 0, -10), Vec3<T>(0, 0, 20)), T(1), target), Real(0.4),
+              w + RealVec3(0, 0, -1), RealVec3(0, 0, -1), false);
+    // Square onto the side's middle (1.5, 0, 1), along its normal.
+    const RealVec3 sideNormal(0.8, 0, 0.6);
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(9.5, 0, 7), Vec3<T>(-16, 0, -12)), T(1), target),
+              Real(0.45), w + RealVec3(1.5, 0, 1), sideNormal, false);
+    // Onto the rim (3, 0, -1) along a normal between the side's and the base's: (2, 0, -1) / sqrt 5.
+    const RealVec3 rimNormal = glm::normalize(RealVec3(2, 0, -1));
+    expectHit(
+        sweepSphereCone(pathFrom(c + Vec3<T>(23, 0, -11), Vec3<T>(-40, 0, 20)), T(std::sqrt(5.0L)), target),
+        Real(0.45), w + RealVec3(3, 0, -1), rimNormal, false);
+    // Across the apex, 1 above it: grazes a sphere of radius 1 at t = 0.5 (the apex's normal cone holds
+    // +z); passes a smaller one, meets a larger one before.
+    const RayPath<T> overApex = pathFrom(c + Vec3<T>(-10, 0, 4), Vec3<T>(20, 0, 0));
+    const auto grazed = sweepSphereCone(overApex, T(1), target);
+    ASSERT_TRUE(grazed.has_value());
+    EXPECT_NEAR(double(grazed->t), 0.5, double(grazeTolerance<T>(20)));
+    EXPECT_LE(glm::length(widen(grazed->point) - (w + RealVec3(0, 0, 3))), 64 * Bounds<T>::u * 4000);
+    EXPECT_FALSE(sweepSphereCone(overApex, T(0.999), target));
+    expectHit(sweepSphereCone(overApex, T(1.25), target), (10 - Real(0.75)) / 20, w + RealVec3(0, 0, 3),
+              RealVec3(-0.6, 0, 0.8), false);
+    // Inside, on the axis 1 above the base (1.8 from the side): the base's centre.
+    expectHit(sweepSphereCone(pathFrom(c, Vec3<T>(1, 2, 3)), T(0.5), target), 0, w + RealVec3(0, 0, -1),
+              RealVec3(0, 0, -1), true);
+    // Inside at (1.2, 0, 1), 0.24 from the side and 2 from the base: the side's point.
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(1.2, 0, 1), Vec3<T>(0, 0, 0)), T(0.1), target), 0,
+              w + RealVec3(1.2 + 0.24 * 0.8, 0, 1 + 0.24 * 0.6), sideNormal, true);
+    // Touching the base from below, moving away.
+    expectHit(sweepSphereCone(pathFrom(c + Vec3<T>(1, 1, -2), Vec3<T>(0, 0, -5)), T(1), target), 0,
+              w + RealVec3(1, 1, -1), RealVec3(0, 0, -1), true);
+}
+
+// Ellipsoid with radii 1, 2, 3 along world y, -x and z.
+TYPED_TEST(SphereSweepTest, EllipsoidAxesInsideAndSphere) {
+    using T = TypeParam;
+    const Vec3<T> c = base<T>();
+    const RealVec3 w = widen(c);
+    const Mat3<T> rotation(Vec3<T>(0, 1, 0), Vec3<T>(-1, 0, 0), Vec3<T>(0, 0, 1));
+    const Ellipsoid<T> target{c, rotation, Vec3<T>(1, 2, 3)};
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(0, 0, 10), Vec3<T>(0, 0, -20)), T(1), target),
+              Real(0.3), w + RealVec3(0, 0, 3), RealVec3(0, 0, 1), false);
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(10, 0, 0), Vec3<T>(-20, 0, 0)), T(0.5), target),
+              Real(0.375), w + RealVec3(2, 0, 0), RealVec3(1, 0, 0), false);
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(0, -10, 0), Vec3<T>(0, 20, 0)), T(0.5), target),
+              Real(0.425), w + RealVec3(0, -1, 0), RealVec3(0, -1, 0), false);
+    // Centre at the centre: the nearest surface points are the ends of the smallest axis.
+    const auto centred = sweepSphereEllipsoid(pathFrom(c, Vec3<T>(1, 0, 0)), T(0.5), target);
+    ASSERT_TRUE(centred.has_value());
+    EXPECT_TRUE(centred->startsInContact);
+    EXPECT_NEAR(std::abs(double(centred->normal.y)), 1.0, 1e-6);
+    EXPECT_LE(glm::length(widen(centred->point) - (w + widen(centred->normal))), 64 * Bounds<T>::u * 4000);
+    // Inside near the end of the largest axis, nearer than its centres of curvature (1 / 3 and 4 / 3
+    // below it): the nearest point is that end.
+    expectHit(sweepSphereEllipsoid(pathFrom(c + Vec3<T>(0, 0, 2.75), Vec3<T>(0, 0, 0)), T(0.1), target), 0,
+              w + RealVec3(0, 0, 3), RealVec3(0, 0, 1), true);
+    // Equal radii: the sphere's sweep.
+    Random random(31);
+    const Ellipsoid<T> ball{c, random.rotation<T>(), Vec3<T>(2)};
+    for (int i = 0; i < 1000; ++i) {
+        const RayPath<T> path =
+            pathFrom(c + Vec3<T>(random.point<double>(6)), Vec3<T>(random.point<double>(12)));
+        const T radius = T(random.uniform(0.1, 2));
+        const auto asEllipsoid = sweepSphereEllipsoid(path, radius, ball);
+        const auto asSphere = sweepSphereSphere(path, radius, Sphere<T>{c, T(2)});
+        ASSERT_EQ(asEllipsoid.has_value(), asSphere.has_value()) << "case " << i;
+        if (!asSphere) continue;
+        EXPECT_NEAR(double(asEllipsoid->t * glm::length(path.direction)),
+                    double(asSphere->t * glm::length(path.direction)), 64 * double(Bounds<T>::u) * 4000);
+        EXPECT_LE(glm::length(widen(asEllipsoid->point) - widen(asSphere->point)), 64 * Bounds<T>::u * 4000);
+    }
+}
+
+// Radius 0: the ray's first hit. Where the oracle decides (outside the tangency band; f is the signed
+// distance, convex too, so that a hit is decided by how deep the path goes), the sweep and
+// the ray test agree on hit or miss, and on t (times the approach) within the stated bound.
+template <class T, class MakeTarget, class Sweep, class RayTest>
+void checkRadiusZeroAgainstRay(std::uint64_t seed, const MakeTarget& makeTarget, const Sweep& sweep,
+                               const RayTest& rayTest) {
+    using B = Bounds<T>;
+    Random random(seed);
+    long hits = 0, compared = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const Placement placement = randomPlacement(random);
+        const auto [target, model, targetMagnitude] = makeTarget(random, placement);
+        Motion<T> motion = randomMotion<T>(random, placement);
+        if (motion.path.direction == Vec3<T>(0)) continue;
+        const auto swept = sweep(motion.path, T(0), target);
+        const auto ray = rayTest(motion.path, target);
+        const RealVec3 origin = widen(motion.path.origin), direction = widen(motion.path.direction);
+        const Real magnitude =
+            std::max({maxAbs(motion.path.origin), maxAbs(motion.path.at(motion.path.maxT)), targetMagnitude,
+                      maxAbs(motion.path.direction) * Real(motion.path.maxT)});
+        const reference::SweepReference expected = reference::firstTimeOfImpact(
+            [&](Real t) { return model.signedDistance(origin + t * direction); }, Real(0),
+            Real(motion.path.maxT), glm::length(direction), B::tangencyBand * magnitude);
+        if (expected.outcome == SweepOutcome::Ambiguous) continue;
+        ++compared;
+        ASSERT_EQ(swept.has_value(), ray.has_value()) << "case " << i;
+        if (!ray) continue;
+        ++hits;
+        const Real rayT = ray->originInside ? Real(0) : Real(ray->entry.t);
+        const Real approach =
+            ray->originInside ? 1 : std::max(Real(0), -glm::dot(widen(ray->entry.normal), direction));
+        EXPECT_LE(std::abs(Real(swept->t) - rayT) * approach, B::timeTimesApproach * magnitude)
+            << "case " << i;
+        EXPECT_EQ(swept->startsInContact, ray->originInside || ray->entry.t == T(0)) << "case " << i;
+    }
+    std::printf("  radius 0: %ld of 20000 decided by the oracle, %ld hits\n", compared, hits);
+    EXPECT_GT(compared, 14000);
+    EXPECT_GT(hits, 2000);
+}
+
+TYPED_TEST(SphereSweepTest, RadiusZeroIsTheRayTest) {
+    using T = TypeParam;
+    checkRadiusZeroAgainstRay<T>(
+        41, Target<T>::cylinder, [](auto&&... a) { return sweepSphereCylinder(a...); },
+        [](auto&&... a) { return intersectRayCylinder(a...); });
+    checkRadiusZeroAgainstRay<T>(
+        42, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); },
+        [](auto&&... a) { return intersectRayCone(a...); });
+    checkRadiusZeroAgainstRay<T>(
+        43, Target<T>::ellipsoid, [](auto&&... a) { return sweepSphereEllipsoid(a...); },
+        [](auto&&... a) { return intersectRayEllipsoid(a...); });
+}
+
+// The goal: t within 1e-6 of the sweep's length in float, 1e-12 in double, for solids of size
+// about 1 near the origin, paths of a few units meeting the surface within 60 degrees of its normal.
+// (Far from the origin the inputs themselves are rounded to u M, and t moves by u M / (speed cos).)
+template <class T, class MakeTarget, class Sweep>
+void checkTimeGoal(const char* name, std::uint64_t seed, const MakeTarget& makeTarget, const Sweep& sweep) {
+    Placement current{};
+    const auto target = [&](Random& random, const Placement&) {
+        current = Placement{1.0, random.point<double>(1)};
+        return makeTarget(random, current);
+    };
+    const auto motion = [&](Random& random, const Placement&, const auto&) {
+        return randomMotion<T>(random, current);
+    };
+    const Stats stats = runRandom<T>(seed, 20000, target, sweep, motion);
+    std::printf("  %s<%s> near the origin: worst |t - t_ref| / maxT %.3g (approach within 60 degrees)\n",
+                name, sizeof(T) == sizeof(float) ? "float" : "double", double(stats.timeOverLength));
+    EXPECT_EQ(stats.mismatches, 0);
+    EXPECT_LE(stats.timeOverLength, sizeof(T) == sizeof(float) ? 1e-6 : 1e-12);
+}
+
+TYPED_TEST(SphereSweepTest, TimeOfImpactGoalNearTheOrigin) {
+    using T = TypeParam;
+    checkTimeGoal<T>("cylinder", 51, Target<T>::cylinder,
+                     [](auto&&... a) { return sweepSphereCylinder(a...); });
+    checkTimeGoal<T>("cone", 52, Target<T>::cone, [](auto&&... a) { return sweepSphereCone(a...); });
+    checkTimeGoal<T>("ellipsoid", 53, Target<T>::ellipsoid,
+                     [](auto&&... a) { return sweepSphereEllipsoid(a...); });
+}
+
+// A 6 km sweep onto solids of size about 1 at the origin: within rounding of the sweep's length.
+TYPED_TEST(SphereSweepTest, SixKilometreSweeps) {
+    using T = TypeParam;
+    const Cylinder<T> cylinder{Vec3<T>(0, 0, -1), Vec3<T>(0.25, 0.5, 1), T(0.75)};
+    const Cone<T> cone{Vec3<T>(0.5, 0, 1), Vec3<T>(0, 0.25, -1), T(1)};
+    const Ellipsoid<T> ellipsoid{Vec3<T>(0.125, 0, 0), Random(61).rotation<T>(), Vec3<T>(0.5, 1, 1.5)};
+    Random random(62);
+    Stats stats;
+    for (int i = 0; i < 300; ++i) {
+        const Vec3<double> from = 6000.0 * random.unitVector<double>();
+        const Vec3<double> aim = random.point<double>(0.5);
+        const Motion<T> motion{{Vec3<T>(from), Vec3<T>((aim - from) * 1.001), T(1)},
+                               T(random.uniform(0.05, 1))};
+        switch (i % 3) {
+            case 0:
+                checkCase(motion, CylinderModel{widen(cylinder.a), widen(cylinder.b), Real(cylinder.radius)},
+                          2, sweepSphereCylinder(motion.path, motion.radius, cylinder), stats);
+                break;
+            case 1:
+                checkCase(motion, ConeModel{widen(cone.apex), widen(cone.base), Real(cone.radius)}, 2,
+                          sweepSphereCone(motion.path, motion.radius, cone), stats);
+                break;
+            default:
+                checkCase(motion,
+                          EllipsoidModel{widen(ellipsoid.center), widen(ellipsoid.rotation),
+                                         widen(ellipsoid.radii)},
+                          2, sweepSphereEllipsoid(motion.path, motion.radius, ellipsoid), stats);
+        }
+    }
+    EXPECT_EQ(stats.mismatches, 0);
+    EXPECT_GT(stats.hits, 250);
+    EXPECT_LE(stats.timeOverLength, sizeof(T) == sizeof(float) ? 1e-6 : 1e-12);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Every target: zero displacement, scales, maxT limits, and invalid input.
 
@@ -894,6 +1477,20 @@ template <class T> std::vector<AnyTarget<T>> allTargets(T scale = T(1)) {
         {"plane", T(0), [=](const RayPath<T>& p, T r) { return sweepSpherePlane(p, r, plane); }},
         {"two-sided plane", T(0),
          [=](const RayPath<T>& p, T r) { return sweepSphereTwoSidedPlane(p, r, plane); }},
+        {"cylinder", T(1),
+         [=](const RayPath<T>& p, T r) {
+             return sweepSphereCylinder(
+                 p, r, Cylinder<T>{o - Vec3<T>(0, 0, scale), o + Vec3<T>(0, 0, scale), scale});
+         }},
+        {"cone", T(1),
+         [=](const RayPath<T>& p, T r) {
+             return sweepSphereCone(p, r, Cone<T>{o + Vec3<T>(0, 0, scale), o - Vec3<T>(0, 0, scale), scale});
+         }},
+        {"ellipsoid", T(1),
+         [=](const RayPath<T>& p, T r) {
+             return sweepSphereEllipsoid(p, r,
+                                         Ellipsoid<T>{o, Mat3<T>(1), Vec3<T>(2 * scale, 3 * scale, scale)});
+         }},
     };
 }
 
@@ -950,6 +1547,89 @@ TYPED_TEST(SphereSweepTest, MaxTLimits) {
         EXPECT_EQ(atStart->t, T(0));
     }
 }
+
+// Every field of the cylinder, cone and ellipsoid made NaN or infinite, and the sizes they reject:
+// nothing, and no NaN; subnormal sizes and a subnormal path answer without a NaN.
+template <class T> struct InvalidRoundSolids {
+    static void check(const RayPath<T>& path) {
+        const Vec3<T> o = base<T>();
+        const Cylinder<T> cylinder{o - Vec3<T>(0, 0, 1), o + Vec3<T>(0, 0, 1), T(1)};
+        const Cone<T> cone{o + Vec3<T>(0, 0, 1), o - Vec3<T>(0, 0, 1), T(1)};
+        const Ellipsoid<T> ellipsoid{o, Mat3<T>(1), Vec3<T>(1, 2, 3)};
+        ASSERT_TRUE(sweepSphereCylinder(path, T(1), cylinder));
+        ASSERT_TRUE(sweepSphereCone(path, T(1), cone));
+        ASSERT_TRUE(sweepSphereEllipsoid(path, T(1), ellipsoid));
+        const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+        for (const T bad : {nan, inf, -inf}) {
+            for (int i = 0; i < 3; ++i) {
+                Cylinder<T> badCylinder = cylinder;
+                badCylinder.a[i] = bad;
+                EXPECT_FALSE(sweepSphereCylinder(path, T(1), badCylinder));
+                badCylinder = cylinder;
+                badCylinder.b[i] = bad;
+                EXPECT_FALSE(sweepSphereCylinder(path, T(1), badCylinder));
+                Cone<T> badCone = cone;
+                badCone.apex[i] = bad;
+                EXPECT_FALSE(sweepSphereCone(path, T(1), badCone));
+                badCone = cone;
+                badCone.base[i] = bad;
+                EXPECT_FALSE(sweepSphereCone(path, T(1), badCone));
+                Ellipsoid<T> badEllipsoid = ellipsoid;
+                badEllipsoid.center[i] = bad;
+                EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), badEllipsoid));
+                badEllipsoid = ellipsoid;
+                badEllipsoid.radii[i] = bad;
+                EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), badEllipsoid));
+                for (int column = 0; column < 3; ++column) {
+                    badEllipsoid = ellipsoid;
+                    badEllipsoid.rotation[column][i] = bad;
+                    EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), badEllipsoid));
+                }
+            }
+            EXPECT_FALSE(sweepSphereCylinder(path, T(1), Cylinder<T>{cylinder.a, cylinder.b, bad}));
+            EXPECT_FALSE(sweepSphereCone(path, T(1), Cone<T>{cone.apex, cone.base, bad}));
+        }
+        // Zero and negative sizes; a == b; apex == base; radii too far apart for their ratio's square.
+        for (const T size : {T(0), T(-1)}) {
+            EXPECT_FALSE(sweepSphereCylinder(path, T(1), Cylinder<T>{cylinder.a, cylinder.b, size}));
+            EXPECT_FALSE(sweepSphereCone(path, T(1), Cone<T>{cone.apex, cone.base, size}));
+            for (int i = 0; i < 3; ++i) {
+                Ellipsoid<T> flat = ellipsoid;
+                flat.radii[i] = size;
+                EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), flat));
+            }
+        }
+        EXPECT_FALSE(sweepSphereCylinder(path, T(1), Cylinder<T>{o, o, T(1)}));
+        EXPECT_FALSE(sweepSphereCone(path, T(1), Cone<T>{o, o, T(1)}));
+        const T far = std::sqrt(std::numeric_limits<T>::max());
+        EXPECT_FALSE(sweepSphereEllipsoid(path, T(1), Ellipsoid<T>{o, Mat3<T>(1), Vec3<T>(far, 1, 1 / far)}));
+        for (const T bad : {nan, inf, -inf, T(-1)}) {
+            EXPECT_FALSE(sweepSphereCylinder(path, bad, cylinder));
+            EXPECT_FALSE(sweepSphereCone(path, bad, cone));
+            EXPECT_FALSE(sweepSphereEllipsoid(path, bad, ellipsoid));
+        }
+        // Subnormal sizes and radius, huge values: whatever the answer, finite.
+        const T tiny = std::numeric_limits<T>::denorm_min(), huge = std::numeric_limits<T>::max();
+        const auto finite = [](const std::optional<SphereSweepHit<T>>& hit) {
+            return !hit || (std::isfinite(hit->t) && isFinite(hit->point) && isFinite(hit->normal) &&
+                            std::abs(glm::length(hit->normal) - T(1)) < T(1e-3));
+        };
+        for (const T size : {tiny, huge, T(1e-30), T(1e30)}) {
+            for (const T radius : {T(0), tiny, T(1), huge}) {
+                for (const RayPath<T>& p :
+                     {path, RayPath<T>{o + Vec3<T>(0, 0, 10), Vec3<T>(tiny, 0, -tiny), huge},
+                      RayPath<T>{Vec3<T>(huge), Vec3<T>(-huge), T(1)}}) {
+                    EXPECT_TRUE(finite(
+                        sweepSphereCylinder(p, radius, Cylinder<T>{o, o + Vec3<T>(0, 0, size), size})));
+                    EXPECT_TRUE(
+                        finite(sweepSphereCone(p, radius, Cone<T>{o, o + Vec3<T>(size, 0, 0), size})));
+                    EXPECT_TRUE(finite(sweepSphereEllipsoid(
+                        p, radius, Ellipsoid<T>{o, Mat3<T>(1), Vec3<T>(size, 1, size)})));
+                }
+            }
+        }
+    }
+};
 
 TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
     using T = TypeParam;
@@ -1021,6 +1701,7 @@ TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
     }
     EXPECT_FALSE(sweepSphereSphere(path, T(1), Sphere<T>{o, T(-1)}));
     EXPECT_FALSE(sweepSphereCapsule(path, T(1), Capsule<T>{o, o, T(-1)}));
+    InvalidRoundSolids<T>::check(path);
     EXPECT_FALSE(sweepSphereObb(path, T(1), Obb<T>{o, Mat3<T>(1), Vec3<T>(1, -1, 1)}));
     EXPECT_FALSE(sweepSpherePlane(path, T(1), Plane<T>{Vec3<T>(0), T(0)}));
 }

@@ -22,15 +22,16 @@ namespace analytic {
 //   heightfield's triangles (Bullet's comparisons); a finite unit normal in world space
 //   (normalInWorldSpace true) from the obstacle toward the sphere's centre, and in m_hitPointLocal the
 //   point of the obstacle the sphere touches, in world space (as Bullet fills it), at the radius from the
-//   centre within rounding. Per object: a sphere, box (its half extents with margin, sharp edges), capsule
-//   or static plane (the solid half-space behind it) reports its first contact without LocalShapeInfo; a
+//   centre within rounding. Per object: a sphere, box (its half extents with margin, sharp edges), capsule,
+//   cylinder, cone (grown by its margin), EllipsoidShape or static plane (the solid half-space behind it)
+//   reports its first contact without LocalShapeInfo; a
 //   BVH triangle mesh (scaled or not) or a heightfield each triangle the sphere meets at or below the
 //   callback's fraction, with its part and triangle index (triangles are two-sided; a degenerate one is
 //   met at its edges and vertices); a compound its children's contacts, part -1 and the child's index
 //   unless the child gave its own; a convex hull or point cloud (or a polyhedral shape with polyhedral
 //   features) its first contact with its points' hull grown by its margin, as Bullet models it; any other
-//   shape (cylinder, cone, EllipsoidShape, ...) Bullet's objectQuerySingle's. Objects are visited nearest
-//   box first (with another broadphase than btDbvtBroadphase, in the world's order).
+//   shape (a multi-sphere, ...) Bullet's objectQuerySingle's. Objects are visited nearest box first (with
+//   another broadphase than btDbvtBroadphase, in the world's order).
 // - Miss: addSingleResult is never called and m_closestHitFraction is unchanged.
 // - Start in contact: a sphere touching or overlapping an obstacle at `from` reports f = 0 with the
 //   normal that separates the two when it moves into the obstacle; when it moves away from it or along

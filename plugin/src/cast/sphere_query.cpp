@@ -129,6 +129,23 @@ void SphereQuery::castSolid(const btCollisionObject& object, const Capsule<Scala
     report(object, nullptr, sweepSphereCapsule(segment.ray, radius, capsule), false);
 }
 
+void SphereQuery::castSolid(const btCollisionObject& object, const Cylinder<Scalar>& cylinder) const {
+    report(object, nullptr, sweepSphereCylinder(segment.ray, radius, cylinder), false);
+}
+
+void SphereQuery::castSolid(const btCollisionObject& object, const RoundedCone<Scalar>& cone) const {
+    // The cone grown by the margin: swept with the radius and the margin, the contact moved out to the
+    // margin's surface.
+    if (!(cone.margin >= 0) || !std::isfinite(cone.margin)) return;
+    std::optional<SphereSweepHit<Scalar>> hit = sweepSphereCone(segment.ray, radius + cone.margin, cone.cone);
+    if (hit) hit->point += cone.margin * hit->normal;
+    report(object, nullptr, hit, false);
+}
+
+void SphereQuery::castSolid(const btCollisionObject& object, const Ellipsoid<Scalar>& ellipsoid) const {
+    report(object, nullptr, sweepSphereEllipsoid(segment.ray, radius, ellipsoid), false);
+}
+
 void SphereQuery::castSolid(const btCollisionObject& object, const HullTarget& hull) const {
     // The solid in the hull's frame: our faces, or Bullet's polyhedron (its edges gathered from its faces).
     std::vector<Plane<Scalar>> planes;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Zlib
 // The sphere sweep's tests at the leaves of the cast pipeline (query.hpp), with the semantics of
 // btCollisionWorld::objectQuerySingle for a btSphereShape: the core's exact sweeps (sphere_sweep.hpp)
-// against spheres, boxes, capsules, static planes (solid half-spaces) and triangles (two-sided), Bullet's
-// own convex cast for the other shapes.
+// against spheres, boxes, capsules, cylinders, cones, ellipsoids, convex polyhedra, static planes (solid
+// half-spaces) and triangles (two-sided), Bullet's own convex cast for the other shapes.
 // What a sweep reports, for every kind of target:
 // - a hit at fraction t of the centre's path from -> to, with the unit normal in world space from the
 //   obstacle toward the sphere's centre at t, and the point on the obstacle (in world space, as Bullet's
@@ -39,7 +39,9 @@ struct SphereQuery {
     // The solids the core sweeps exactly; the others are Bullet's to cast.
     template <class Solid> static constexpr bool castsExactly =
         std::is_same_v<Solid, Sphere<Scalar>> || std::is_same_v<Solid, Obb<Scalar>> ||
-        std::is_same_v<Solid, Capsule<Scalar>> || std::is_same_v<Solid, HullTarget>;
+        std::is_same_v<Solid, Capsule<Scalar>> || std::is_same_v<Solid, Cylinder<Scalar>> ||
+        std::is_same_v<Solid, RoundedCone<Scalar>> || std::is_same_v<Solid, Ellipsoid<Scalar>> ||
+        std::is_same_v<Solid, HullTarget>;
 
     // The centre's path; the sphere's radius (finite, >= 0).
     const Segment& segment;
@@ -71,6 +73,11 @@ struct SphereQuery {
     void castSolid(const btCollisionObject& object, const Sphere<Scalar>& sphere) const;
     void castSolid(const btCollisionObject& object, const Obb<Scalar>& box) const;
     void castSolid(const btCollisionObject& object, const Capsule<Scalar>& capsule) const;
+    void castSolid(const btCollisionObject& object, const Cylinder<Scalar>& cylinder) const;
+    // The cone grown by its margin, exactly (the rays' RoundedCone stands for it within 0.42 margins at
+    // the rim).
+    void castSolid(const btCollisionObject& object, const RoundedCone<Scalar>& cone) const;
+    void castSolid(const btCollisionObject& object, const Ellipsoid<Scalar>& ellipsoid) const;
     // The hull's points grown by its margin (Bullet's rounded surface), exactly.
     void castSolid(const btCollisionObject& object, const HullTarget& hull) const;
     void castPlane(const btCollisionObject& object, const Plane<Scalar>& plane) const;

@@ -4,16 +4,20 @@
 // the centre's path against the target grown by the sphere's radius (their Minkowski sum): a sphere
 // grows into a sphere, a capsule into a capsule, a box into a rounded box, a triangle into a rounded
 // slab. Nothing is padded along the velocity: the result is exact up to rounding. A sphere already in
-// contact at the start gets the static contact of closest_point.hpp or plane_tests.hpp. Each function
-// states its contract; none outputs a NaN.
+// contact at the start gets the static contact of closest_point.hpp or plane_tests.hpp. Cylinders, cones
+// and ellipsoids grow into solids bounded by tori and offset surfaces: their sweeps find the first root
+// of the centre's (convex) distance to the solid less the radius instead, by Newton's method on the
+// solid's exact nearest point. Each function states its contract; none outputs a NaN.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "analytic/geometry/closest_point.hpp"
@@ -511,6 +515,509 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T r
     };
     return sweepResult(touchingNearest(earliestCapsuleEntry(path, radius, from, to, 3), path, nearestPoint),
                        path, contactAtStart, nearestPoint, T(0));
+}
+
+namespace detail::sphere_sweep {
+
+// ---------------------------------------------------------------------------------------------------
+// Solids whose grown form is no quadric (cylinders, cones: tori about their rims; ellipsoids: offset
+// surfaces of degree 8). The signed distance (negative inside) from the centre's path c(t) to a convex
+// solid is convex in t, so f(t) = signed distance - radius is convex, and Newton's method from t = 0
+// climbs to its first root from below without passing it (each tangent lies below f). What a sweep needs
+// of such a solid is its point nearest a query.
+
+// The solid's point nearest a query, in the frame the query was given in.
+template <class T> struct NearestOnSolid {
+    Vec3<T> point;   // on the surface: nearest the query; for a query inside, the nearest surface point
+    Vec3<T> normal;  // unit: from point toward a query outside; the outward normal at point otherwise
+    T distance;      // signed: from the query to point outside the solid, minus that inside (0 on it)
+};
+
+template <class T> struct NearestInSection {
+    Vec2<T> point;   // (distance from the axis, height along it)
+    Vec2<T> normal;  // unit, in the same coordinates
+    T distance;
+};
+
+// A query about a unit axis: its height along the axis and its distance from it, with the unit radial
+// direction (perpendicular to the axis; any such for a query on the axis). Projected twice: once leaves a
+// part along the axis of u |offset|, not small against what is left across near the axis. What is left
+// across within a few roundings of the offset is noise (a query on the axis leaves it in any direction,
+// the axis' own included): the query is taken on the axis.
+template <class T> struct AxialSplit {
+    T along;
+    T across;
+    Vec3<T> radial;
+};
+
+template <class T> AxialSplit<T> splitScaledAboutAxis(const Vec3<T>& offset, const Vec3<T>& unitAxis) {
+    const T along = glm::dot(offset, unitAxis);
+    const Vec3<T> once = offset - along * unitAxis;
+    const LengthAndDirection<T> across = lengthAndDirection(once - glm::dot(once, unitAxis) * unitAxis);
+    if (!(across.length > T(8) * unitRoundoff<T> * maxAbsComponent(offset)))
+        return {along, T(0), detail::perpendicularUnit(unitAxis)};
+    return {along, across.length, across.direction};
+}
+
+// An offset whose products with the axis leave the normal numbers is rounded in absolute units there,
+// which tilts the radial direction off the perpendicular: it is split brought to a largest component of
+// about 1 (by a power of two, in two exact steps: 2^149 exceeds float's range) and the lengths scaled back.
+template <class T> [[gnu::noinline, gnu::cold]] AxialSplit<T> splitTinyAboutAxis(const Vec3<T>& offset,
+                                                                                 const Vec3<T>& unitAxis) {
+    const int exponent = std::ilogb(maxAbsComponent(offset));
+    const int half = exponent / 2;
+    const T up1 = std::scalbn(T(1), -half), up2 = std::scalbn(T(1), half - exponent);
+    AxialSplit<T> split = splitScaledAboutAxis(offset * up1 * up2, unitAxis);
+    split.along = split.along / up2 / up1;
+    split.across = split.across / up2 / up1;
+    return split;
+}
+
+template <class T> AxialSplit<T> splitAboutAxis(const Vec3<T>& offset, const Vec3<T>& unitAxis) {
+    const T largest = maxAbsComponent(offset);
+    if (largest < std::numeric_limits<T>::min() / unitRoundoff<T> && largest > T(0)) [[unlikely]]
+        return splitTinyAboutAxis(offset, unitAxis);
+    return splitScaledAboutAxis(offset, unitAxis);
+}
+
+template <class T> NearestOnSolid<T> fromSection(const AxialSplit<T>& split, const Vec3<T>& unitAxis,
+                                                 const NearestInSection<T>& nearest) {
+    return {nearest.point.x * split.radial + nearest.point.y * unitAxis,
+            nearest.normal.x * split.radial + nearest.normal.y * unitAxis, nearest.distance};
+}
+
+// The length of (x, y), x and y >= 0, exact where one is zero.
+template <class T> T lengthOf(T x, T y) {
+    if (x == T(0)) return y;
+    if (y == T(0)) return x;
+    return std::hypot(x, y);
+}
+
+// The cylinder's section: the rectangle 0 <= across <= radius, 0 <= along <= height. Outside, the
+// offset from the rectangle is (beyond the side, beyond a cap), each clamped at 0, so the normal lies in
+// the normal cone of the point even where rounding makes both tiny (the rim); it is scaled before it is
+// normalised, as at the cone's corners.
+template <class T> NearestInSection<T> nearestOnCylinderSection(T across, T along, T radius, T height) {
+    const T beyondSide = across - radius;
+    const T belowA = -along, aboveB = along - height;
+    const T beyondCap = std::max(belowA, aboveB);
+    const T capSide = belowA >= aboveB ? T(-1) : T(1);  // the nearer cap: a (below), or b
+    const T capHeight = capSide < T(0) ? T(0) : height;
+    if (beyondSide > T(0) || beyondCap > T(0)) {
+        const T outAcross = std::max(beyondSide, T(0)), outAlong = std::max(beyondCap, T(0));
+        const Vec2<T> normal = unitVector(Vec2<T>(outAcross, outAlong));
+        return {{std::min(across, radius), beyondCap > T(0) ? capHeight : along},
+                {normal.x, capSide * normal.y},
+                lengthOf(outAcross, outAlong)};
+    }
+    if (-beyondSide < -beyondCap) return {{radius, along}, {T(1), T(0)}, beyondSide};
+    return {{across, capHeight}, {T(0), capSide}, beyondCap};
+}
+
+// The cone's section: the triangle of the apex (0, 0), the rim (radius, height) and the base's centre
+// (0, height) (the axis is no boundary: the solid lies on both sides of it). sideNormal = (height,
+// -radius) / slant is the side's outward normal.
+template <class T> NearestInSection<T> nearestOnConeSection(T across, T along, T radius, T height, T slant) {
+    const Vec2<T> sideNormal(height / slant, -radius / slant);
+    const T beyondSide = differenceOfProducts(across, height, along, radius) / slant;
+    const T beyondBase = along - height;
+    if (beyondSide <= T(0) && beyondBase <= T(0)) {
+        if (-beyondSide < -beyondBase)
+            return {Vec2<T>(across, along) - beyondSide * sideNormal, sideNormal, beyondSide};
+        return {{across, height}, {T(0), T(1)}, beyondBase};
+    }
+    if (beyondBase > T(0) && across <= radius) return {{across, height}, {T(0), T(1)}, beyondBase};
+    // Where the query projects onto the side, as a fraction of the way from the apex to the rim.
+    const T fraction = std::fma(across, radius, along * height) / (slant * slant);
+    // The normal from the offset scaled first (unitVector): divided by its length, an offset of a few
+    // subnormal units would take that length's rounding (|(d, d)| rounds to d).
+    const auto fromCorner = [&](const Vec2<T>& corner) {
+        const Vec2<T> offset(across - corner.x, along - corner.y);
+        return NearestInSection<T>{corner, unitVector(offset),
+                                   lengthOf(std::abs(offset.x), std::abs(offset.y))};
+    };
+    if (fraction <= T(0)) return fromCorner(Vec2<T>(T(0)));
+    if (fraction >= T(1)) return fromCorner(Vec2<T>(radius, height));
+    return {{fraction * radius, fraction * height}, sideNormal, beyondSide};
+}
+
+// The root of g, convex and decreasing on [low, high], 0 < low, with g(low) >= 0 >= g(high), to the
+// precision the ellipse and ellipsoid points need: w within a rounding (each of their denominators
+// w + excess is at least w). evaluate(w) gives g(w) and w g'(w): the slope times w stays of the size
+// of g where the root is subnormal (a query near the centre), whereas the slope itself, of order 1 / w,
+// overflows. Newton's method: from a point where g > 0 each step stays left of the root (the tangent
+// lies below g) and converges from there, quadratically; from one where g < 0 (high, or rounding past
+// the root) the tangent's root lies left of it. A step that leaves the bracket [low, high], as a tangent
+// near the pole at 0 may, is a bisection instead; so the count is bounded as bisection's, by the exponent
+// range (widths halve down to u w, or to the subnormal spacing).
+template <class T, class Evaluate> T convexRoot(T low, T high, const Evaluate& evaluate) {
+    constexpr int limit = std::numeric_limits<T>::max_exponent - std::numeric_limits<T>::min_exponent +
+                          std::numeric_limits<T>::digits + 2;
+    T w = high;
+    for (int iteration = 0; iteration < limit; ++iteration) {
+        const auto [value, slopeTimesW] = evaluate(w);
+        if (value > T(0))
+            low = w;
+        else if (value < T(0))
+            high = w;
+        else
+            return w;
+        const T relativeStep = -value / slopeTimesW;  // (next - w) / w
+        if (std::abs(relativeStep) <= T(2) * unitRoundoff<T>)
+            return std::clamp(w + relativeStep * w, low, high);
+        const T next = w + relativeStep * w;
+        const T middle = low + (high - low) / T(2);
+        if (!(middle > low && middle < high)) break;  // no number left between them
+        w = next > low && next < high ? next : middle;
+    }
+    return w;
+}
+
+// (e / smallest)^2 - 1 for e >= smallest > 0, without the cancellation of its two terms.
+template <class T> T squaredRatioExcess(T e, T smallest) {
+    return ((e - smallest) / smallest) * ((e + smallest) / smallest);
+}
+
+// A query whose z = y / e are tiny has a root w as tiny: subnormal where they are, its last digits gone.
+// The function is the same in w 2^k for n 2^k and excess 2^k: the root is found scaled, and the point
+// from y 2^k. 2^k brings the largest z to about 1; it is an exact power of two, applied in two steps
+// (2^1074 exceeds double's range); an excess that overflows leaves its term's limit, 0.
+template <class T> struct RootScale {
+    T first, second;
+    T operator()(T x) const { return x * first * second; }
+};
+
+template <class T> RootScale<T> rootScale(T largestZ) {
+    if (!(largestZ < std::numeric_limits<T>::min() / unitRoundoff<T> && largestZ > T(0))) return {T(1), T(1)};
+    const int k = -std::ilogb(largestZ);
+    return {std::scalbn(T(1), k / 2), std::scalbn(T(1), k - k / 2)};
+}
+
+// The point of the ellipse (x0 / e0)^2 + (x1 / e1)^2 = 1, e0 >= e1 > 0, nearest the query y >= 0, by
+// the robust one-dimensional root of Eberly ("Distance from a Point to an Ellipse, an Ellipsoid, or a
+// Hyperellipsoid"): x_i = ratio_i y_i / (s + ratio_i) with ratio_i = (e_i / e1)^2, s the root of
+// sum (ratio_i z_i / (s + ratio_i))^2 = 1 (z_i = y_i / e_i), bracketed by z1 - 1 and |ratio z| - 1.
+// Solved for w = s + 1, whose denominators w + (ratio_i - 1) add terms >= 0: s itself nears -1 for a
+// query near the centre, where s + 1 would lose its digits to cancellation. |ratio z| bounds the root
+// from above for any query; 1 (s = 0) also bounds it for one inside.
+// The limit of the nearest point as y1 comes down to 0 where it lies off the major axis' line (a query
+// near the centre, within the evolute): root w = 0, x0 = ratio y0 / excess and x1 from the ellipse's
+// equation.
+template <class T> std::optional<Vec2<T>> nearestOffTheMajorAxis(T e0, T e1, T y0) {
+    const T numerator = e0 * y0, denominator = (e0 - e1) * (e0 + e1);
+    if (!(numerator < denominator)) return std::nullopt;
+    const T x0OverE0 = numerator / denominator;
+    const T rest = T(1) - x0OverE0 * x0OverE0;
+    if (!(rest > T(0))) return std::nullopt;
+    return Vec2<T>{e0 * x0OverE0, e1 * std::sqrt(rest)};
+}
+
+template <class T> Vec2<T> nearestOnEllipse(T e0, T e1, T y0, T y1) {
+    if (y1 > T(0)) {
+        if (!(y0 > T(0))) return {T(0), e1};
+        const T g = (y0 / e0) * (y0 / e0) + (y1 / e1) * (y1 / e1) - T(1);
+        if (g == T(0)) return {y0, y1};
+        // Close to the line (y1 a subnormal step off it, or all but), the root w is about y1 / x1: below a
+        // rounding of the excess it changes no denominator w + excess, and the limit on the line is the
+        // point to rounding; z1 = y1 / e1 itself may have underflowed there.
+        if (const std::optional<Vec2<T>> limit = nearestOffTheMajorAxis(e0, e1, y0))
+            if (y1 / limit->y <= unitRoundoff<T> * squaredRatioExcess(e0, e1)) return *limit;
+        const RootScale<T> scale = rootScale(std::max(y0 / e0, y1 / e1));
+        const T scaledY0 = scale(y0), scaledY1 = scale(y1);
+        const T z0 = scaledY0 / e0, z1 = scaledY1 / e1;
+        const T ratio = (e0 / e1) * (e0 / e1), excess = scale(squaredRatioExcess(e0, e1));
+        const T n0 = ratio * z0;
+        const T reach = lengthOf(n0, z1);
+        const T w = convexRoot(z1, g < T(0) ? std::min(scale(T(1)), reach) : reach, [&](T w) {
+            const T a = n0 / (w + excess), b = z1 / w;
+            return std::pair{a * a + b * b - T(1), T(-2) * (a * a * (w / (w + excess)) + b * b)};
+        });
+        return {ratio * scaledY0 / (w + excess), scaledY1 / w};
+    }
+    // On the major axis' line: near the centre (within the evolute) the nearest point lies off it.
+    if (const std::optional<Vec2<T>> offTheLine = nearestOffTheMajorAxis(e0, e1, y0)) return *offTheLine;
+    return {e0, T(0)};
+}
+
+// The same for the ellipsoid of semi-axes e0 >= e1 >= e2 > 0 and a query y >= 0 (Eberly, solved for
+// w = s + 1 as above).
+// The limit of the nearest point as y2 comes down to 0 where it lies off the plane of the two larger
+// axes (a query near the centre): root w = 0, x_i = ratio_i y_i / excess_i and x2 from the equation.
+template <class T> std::optional<Vec3<T>> nearestOffTheLargerPlane(const Vec3<T>& e, const Vec3<T>& y) {
+    const T denominator0 = (e[0] - e[2]) * (e[0] + e[2]), denominator1 = (e[1] - e[2]) * (e[1] + e[2]);
+    const T numerator0 = e[0] * y[0], numerator1 = e[1] * y[1];
+    if (!(numerator0 < denominator0 && numerator1 < denominator1)) return std::nullopt;
+    const T q0 = numerator0 / denominator0, q1 = numerator1 / denominator1;
+    const T rest = T(1) - q0 * q0 - q1 * q1;
+    if (!(rest > T(0))) return std::nullopt;
+    return Vec3<T>{e[0] * q0, e[1] * q1, e[2] * std::sqrt(rest)};
+}
+
+template <class T> Vec3<T> nearestOnSortedEllipsoid(const Vec3<T>& e, const Vec3<T>& y) {
+    if (y[2] > T(0)) {
+        if (y[1] > T(0)) {
+            if (y[0] > T(0)) {
+                const T g = glm::dot(y / e, y / e) - T(1);
+                if (g == T(0)) return y;
+                // Close to the plane, as the ellipse's query close to its major axis: the limit on it.
+                if (const std::optional<Vec3<T>> limit = nearestOffTheLargerPlane(e, y))
+                    if (y[2] / limit->z <= unitRoundoff<T> * std::min(squaredRatioExcess(e[0], e[2]),
+                                                                      squaredRatioExcess(e[1], e[2])))
+                        return *limit;
+                const RootScale<T> scale = rootScale(maxAbsComponent(y / e));
+                const Vec3<T> scaledY(scale(y[0]), scale(y[1]), scale(y[2]));
+                const Vec3<T> z = scaledY / e;
+                const T ratio0 = (e[0] / e[2]) * (e[0] / e[2]), ratio1 = (e[1] / e[2]) * (e[1] / e[2]);
+                const T excess0 = scale(squaredRatioExcess(e[0], e[2])),
+                        excess1 = scale(squaredRatioExcess(e[1], e[2]));
+                const T n0 = ratio0 * z[0], n1 = ratio1 * z[1];
+                const T reach = lengthAndDirection(Vec3<T>(n0, n1, z[2])).length;
+                const T w = convexRoot(z[2], g < T(0) ? std::min(scale(T(1)), reach) : reach, [&](T w) {
+                    const T a = n0 / (w + excess0), b = n1 / (w + excess1), c = z[2] / w;
+                    return std::pair{
+                        a * a + b * b + c * c - T(1),
+                        T(-2) * (a * a * (w / (w + excess0)) + b * b * (w / (w + excess1)) + c * c)};
+                });
+                return {ratio0 * scaledY[0] / (w + excess0), ratio1 * scaledY[1] / (w + excess1),
+                        scaledY[2] / w};
+            }
+            const Vec2<T> x = nearestOnEllipse(e[1], e[2], y[1], y[2]);
+            return {T(0), x[0], x[1]};
+        }
+        if (y[0] > T(0)) {
+            const Vec2<T> x = nearestOnEllipse(e[0], e[2], y[0], y[2]);
+            return {x[0], T(0), x[1]};
+        }
+        return {T(0), T(0), e[2]};
+    }
+    // In the plane of the two larger axes: near the centre the nearest point lies off it.
+    if (const std::optional<Vec3<T>> offThePlane = nearestOffTheLargerPlane(e, y)) return *offThePlane;
+    const Vec2<T> x = nearestOnEllipse(e[0], e[1], y[0], y[1]);
+    return {x[0], x[1], T(0)};
+}
+
+// The point of the axis-aligned ellipsoid of the given radii (centred at the origin) nearest the query.
+template <class T> NearestOnSolid<T> nearestOnEllipsoid(const Vec3<T>& radii, const Vec3<T>& query) {
+    int order[3] = {0, 1, 2};  // the axes by decreasing radius
+    if (radii[order[0]] < radii[order[1]]) std::swap(order[0], order[1]);
+    if (radii[order[1]] < radii[order[2]]) std::swap(order[1], order[2]);
+    if (radii[order[0]] < radii[order[1]]) std::swap(order[0], order[1]);
+    Vec3<T> sortedRadii, sortedQuery;
+    for (int i = 0; i < 3; ++i) {
+        sortedRadii[i] = radii[order[i]];
+        sortedQuery[i] = std::abs(query[order[i]]);
+    }
+    const Vec3<T> sortedPoint = nearestOnSortedEllipsoid(sortedRadii, sortedQuery);
+    Vec3<T> point;
+    for (int i = 0; i < 3; ++i)
+        point[order[i]] = std::copysign(sortedPoint[i], query[order[i]]);
+    // The outward normal at the point: the gradient, scaled by the smallest radius so that its square
+    // neither overflows nor underflows (see intersectRayEllipsoid).
+    const Vec3<T> scaled = query / radii;
+    const bool inside = glm::dot(scaled, scaled) <= T(1);
+    const Vec3<T> gradient = unitVector((point / radii) * (sortedRadii[2] / radii));
+    const LengthAndDirection<T> offset = lengthAndDirection(query - point);
+    if (inside) return {point, gradient, -offset.length};
+    // Where the offset is all rounding, its direction is noise: the gradient is the normal.
+    const T noise = T(8) * unitRoundoff<T> * (maxAbsComponent(query) + sortedRadii[0]);
+    return {point, offset.length > noise ? offset.direction : gradient, offset.length};
+}
+
+// The first contact of the sphere whose centre moves along path (in the solid's frame) with the convex
+// solid that nearestAt(centre) describes: Newton's method on f(t) = signed distance - radius from t = 0
+// (the signed distance, negative inside, is convex too). Stops with a hit where f <= 0 (at t = 0: the
+// start in contact), with a miss where f no longer decreases (the minimum of f lies behind, above 0) or
+// the next step passes maxT (the tangent, below f, reaches 0 only there). Once f is within the rounding
+// of the case's size (size: the solid's), the hit: at the next step's t when |f| there is smaller (a
+// simple root: the step's error is of f's square), else here (a graze, where the step may run far past
+// the minimum; a minimum within rounding of 0; a step from a normal that rounding turned, which may run
+// deep inside, where f is the depth's). A double root converges linearly down to that tolerance.
+template <class T, class NearestAt> std::optional<SphereSweepHit<T>> firstTouch(const RayPath<T>& path,
+                                                                                T radius, T size,
+                                                                                const NearestAt& nearestAt) {
+    const T roundoff = T(8) * unitRoundoff<T>;
+    // Each part rounded apart: their sum may overflow where the path starts near the largest value.
+    const T fixedTolerance = roundoff * maxAbsComponent(path.origin) + roundoff * size + roundoff * radius;
+    const auto hitAt = [](T t, const NearestOnSolid<T>& nearest) -> std::optional<SphereSweepHit<T>> {
+        if (!detail::allFinite(nearest.point, nearest.normal)) return std::nullopt;
+        return SphereSweepHit<T>{t, nearest.point, nearest.normal, t == T(0)};
+    };
+    T t = T(0);
+    for (int iteration = 0; iteration < 128; ++iteration) {
+        const Vec3<T> center = path.at(t);
+        const NearestOnSolid<T> nearest = nearestAt(center);
+        const T gap = nearest.distance - radius;
+        if (!isFinite(gap)) return std::nullopt;
+        if (gap <= T(0)) return hitAt(t, nearest);
+        const bool touching = gap <= fixedTolerance + roundoff * maxAbsComponent(center);
+        const T approach = -glm::dot(nearest.normal, path.direction);
+        if (!(approach > T(0))) {
+            if (touching) return hitAt(t, nearest);
+            return std::nullopt;
+        }
+        const T next = t + gap / approach;
+        if (!(next <= path.maxT) || !isFinite(next)) return std::nullopt;  // beyond maxT or T's range
+        if (next == t) return hitAt(t, nearest);
+        if (touching) {
+            const NearestOnSolid<T> there = nearestAt(path.at(next));
+            if (std::abs(there.distance - radius) <= gap) return hitAt(next, there);
+            return hitAt(t, nearest);
+        }
+        t = next;
+    }
+    return std::nullopt;  // still creeping after the cap: a graze within noise, taken as the miss it nears
+}
+
+template <class T> bool isValidCylinder(const Cylinder<T>& cylinder) {
+    return isFinite(cylinder.a) && isFinite(cylinder.b) && isFinite(cylinder.radius) &&
+           cylinder.radius > T(0) && isUsableSquare(cylinder.radius * cylinder.radius) &&
+           isUsableSquare(glm::dot(cylinder.b - cylinder.a, cylinder.b - cylinder.a));
+}
+
+template <class T> bool isValidCone(const Cone<T>& cone) {
+    const T height2 = glm::dot(cone.base - cone.apex, cone.base - cone.apex);
+    return isFinite(cone.apex) && isFinite(cone.base) && isFinite(cone.radius) && cone.radius > T(0) &&
+           isUsableSquare(cone.radius * cone.radius) && isUsableSquare(height2) &&
+           isUsableSquare(height2 + cone.radius * cone.radius);
+}
+
+// Radii whose ratio squared overflows (Eberly's ratios) leave no representable root.
+template <class T> bool isValidEllipsoid(const Ellipsoid<T>& ellipsoid) {
+    const Vec3<T>& radii = ellipsoid.radii;
+    if (!isFinite(ellipsoid.center) || !isFinite(radii) || !isFinite(ellipsoid.rotation[0]) ||
+        !isFinite(ellipsoid.rotation[1]) || !isFinite(ellipsoid.rotation[2]) ||
+        !glm::all(glm::greaterThan(radii, Vec3<T>(0))))
+        return false;
+    const T ratio = maxAbsComponent(radii) / std::min({radii.x, radii.y, radii.z});
+    return isFinite(ratio * ratio);
+}
+
+}  // namespace detail::sphere_sweep
+
+// The first contact of the moving sphere with a solid cylinder with flat caps (Cylinder: the axis from
+// the centre of cap a to the centre of cap b): the first root of the centre's distance to the cylinder
+// less the radius, by Newton's method on that convex function (exact to rounding: side, caps and the
+// rims' tori alike).
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point the cylinder's point nearest the centre at t (on its surface);
+// normal unit, from it toward the centre (radial on the side, the cap's axis on a cap, between them at a
+// rim). |distance(centre(t)) - radius| is within a few roundings of the case's size (its largest
+// coordinate or size), and t within that divided by the speed of approach (a graze: by its square root).
+// A graze within that of the radius may come out a touch (at the graze) or a miss.
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact, and the
+// static contact: the cylinder's point nearest the centre and the normal from it toward the centre; for a
+// centre inside the cylinder (or on its surface), the nearest surface point and its outward normal (the
+// side's or the nearer cap's; a centre on the axis, or within a few roundings of it, takes a radial direction
+// perpendicular to the axis, from the world axis least aligned with it). A zero direction is a static overlap
+// query: t = 0 when touching, else std::nullopt. Radius 0 is the ray's first hit (intersectRayCylinder's
+// entry, within rounding; at the rim the normal may be the cap's).
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius, a
+// cylinder that is not valid (a NaN or infinite end, radius not > 0, radius^2 or |b - a|^2 not a normal
+// number), and a contact beyond the range of T give std::nullopt.
+template <class T> std::optional<SphereSweepHit<T>> sweepSphereCylinder(const RayPath<T>& path, T radius,
+                                                                        const Cylinder<T>& target) {
+    using namespace detail::sphere_sweep;
+    if (!isValidSweep(path, radius) || !isValidCylinder(target)) return std::nullopt;
+    const Vec3<T> axis = target.b - target.a;
+    const T height = std::sqrt(glm::dot(axis, axis));
+    const Vec3<T> unitAxis = axis / height;
+    std::optional<SphereSweepHit<T>> hit = firstTouch(
+        RayPath<T>{path.origin - target.a, path.direction, path.maxT}, radius,
+        std::max(height, target.radius), [&](const Vec3<T>& offset) {
+            const AxialSplit<T> split = splitAboutAxis(offset, unitAxis);
+            return fromSection(split, unitAxis,
+                               nearestOnCylinderSection(split.across, split.along, target.radius, height));
+        });
+    if (hit) hit->point += target.a;
+    if (hit && !isFinite(hit->point)) hit.reset();
+    return hit;
+}
+
+// The first contact of the moving sphere with a solid cone with its base disc (Cone: apex, the base's
+// centre, the base's radius): the first root of the centre's distance to the cone less the radius, by
+// Newton's method on that convex function (exact to rounding: side, base, apex and the rim's torus
+// alike). A btConeShape with its collision margin is the cone grown by the margin: pass radius = the
+// sphere's radius + the margin.
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point the cone's point nearest the centre at t (on its surface); normal
+// unit, from it toward the centre (the side's or the base's normal on them, between at the rim, any
+// direction of the apex's normal cone there). |distance(centre(t)) - radius| is within a few roundings
+// of the case's size, and t within that divided by the speed of approach (a graze: by its square root).
+// A graze within that of the radius may come out a touch (at the graze) or a miss.
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact, and the
+// static contact: the cone's point nearest the centre and the normal from it toward the centre; for a centre
+// inside the cone (or on its surface), the nearest surface point (on the side or the base) and its outward
+// normal (a centre on the axis, or within a few roundings of it, nearest the side: a radial direction from
+// the world axis least aligned with the cone's). A zero direction is a static overlap query: t = 0 when
+// touching, else std::nullopt. Radius 0 is the ray's first hit (intersectRayCone's entry, within rounding; at
+// the rim and the apex the normal may differ, both being normals there).
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius, a
+// cone that is not valid (a NaN or infinite point, radius not > 0, radius^2, |base - apex|^2 or their sum not
+// a normal number), and a contact beyond the range of T give std::nullopt.
+template <class T>
+std::optional<SphereSweepHit<T>> sweepSphereCone(const RayPath<T>& path, T radius, const Cone<T>& target) {
+    using namespace detail::sphere_sweep;
+    if (!isValidSweep(path, radius) || !isValidCone(target)) return std::nullopt;
+    const Vec3<T> axis = target.base - target.apex;
+    const T height = std::sqrt(glm::dot(axis, axis));
+    const T slant = std::sqrt(height * height + target.radius * target.radius);
+    const Vec3<T> unitAxis = axis / height;
+    std::optional<SphereSweepHit<T>> hit = firstTouch(
+        RayPath<T>{path.origin - target.apex, path.direction, path.maxT}, radius,
+        std::max(height, target.radius), [&](const Vec3<T>& offset) {
+            const AxialSplit<T> split = splitAboutAxis(offset, unitAxis);
+            return fromSection(split, unitAxis,
+                               nearestOnConeSection(split.across, split.along, target.radius, height, slant));
+        });
+    if (hit) hit->point += target.apex;
+    if (hit && !isFinite(hit->point)) hit.reset();
+    return hit;
+}
+
+// The first contact of the moving sphere with a solid ellipsoid (center + rotation * (radii * u),
+// |u| <= 1; rotation's columns orthonormal, not checked): the first root of the centre's distance to
+// the ellipsoid less the radius, by Newton's method on that convex function, each distance from the
+// robust one-dimensional root of Eberly's point-ellipsoid distance. The grown ellipsoid is no quadric:
+// the result is exact to the bound below.
+// Direction: need not be unit; t is in multiples of path.direction (the centre at t is path.origin +
+// t * path.direction; a displacement d over one step is the path {c0, d, 1}, and t is Bullet's hit
+// fraction). maxT may be +infinity.
+// Range: t in [0, path.maxT]; point the ellipsoid's point nearest the centre at t (on its surface);
+// normal unit, from it toward the centre (the surface's normal there). Bound: |distance(centre(t)) -
+// radius| within a few roundings of the case's size (its largest coordinate or radius; tested: 64 units
+// of rounding), so t within that divided by the speed of approach (a graze: by its square root). A
+// graze within that of the radius may come out a touch (at the graze) or a miss.
+// Miss: std::nullopt.
+// Start in contact (touching or overlapping at t = 0, also when moving away): t = 0, startsInContact,
+// and the static contact: the ellipsoid's point nearest the centre and the normal from it toward the
+// centre; for a centre inside the ellipsoid (or on its surface), the nearest surface point and its
+// outward normal. A zero direction is a static overlap query: t = 0 when touching, else std::nullopt.
+// Radius 0 is the ray's first hit (intersectRayEllipsoid's entry, within rounding).
+// Invalid input: a NaN or infinite origin, direction or radius, a negative or NaN maxT, a negative radius, an
+// ellipsoid that is not valid (a NaN or infinite centre, rotation or radius, a radius not > 0, radii whose
+// ratio squared overflows T: more than about 1.8e19 apart in float, 1.3e154 in double), and a contact beyond
+// the range of T give std::nullopt.
+template <class T> std::optional<SphereSweepHit<T>> sweepSphereEllipsoid(const RayPath<T>& path, T radius,
+                                                                         const Ellipsoid<T>& target) {
+    using namespace detail::sphere_sweep;
+    if (!isValidSweep(path, radius) || !isValidEllipsoid(target)) return std::nullopt;
+    const Mat3<T> toLocal = glm::transpose(target.rotation);
+    std::optional<SphereSweepHit<T>> hit =
+        firstTouch(RayPath<T>{toLocal * (path.origin - target.center), toLocal * path.direction, path.maxT},
+                   radius, maxAbsComponent(target.radii),
+                   [&](const Vec3<T>& local) { return nearestOnEllipsoid(target.radii, local); });
+    if (hit) {
+        hit->point = target.center + target.rotation * hit->point;
+        hit->normal = target.rotation * hit->normal;
+        if (!detail::allFinite(hit->point, hit->normal)) hit.reset();
+    }
+    return hit;
 }
 
 // ---- Convex polyhedra ----------------------------------------------------------------------------------
