@@ -91,7 +91,10 @@ bool grazes(const RayPath<Scalar>& path, Scalar radius, const Triangle<Scalar>& 
 Aabb<Scalar> SphereQuery::gateOf(const btCollisionObject& object) const { return grownGate(boxOf(object)); }
 
 Aabb<Scalar> SphereQuery::grownGate(const Aabb<Scalar>& box) const {
-    if (!isFinite(box.min) || !isFinite(box.max)) return {Vec3<Scalar>(1), Vec3<Scalar>(-1)};
+    // A box not finite, or with min > max on an axis (a shape of negative size), holds nothing: met by
+    // none, as the rays' (growing it would make it a box).
+    if (!isFinite(box.min) || !isFinite(box.max) || !glm::all(glm::lessThanEqual(box.min, box.max)))
+        return {Vec3<Scalar>(1), Vec3<Scalar>(-1)};
     const Scalar growth =
         radius + slabRoundingPadding<Scalar>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) +
                                              rayReachOf(segment.ray) + radius);
