@@ -16,12 +16,13 @@
 namespace analytic {
 namespace {
 
-// A batch ray's filter (Bullet's default needsCollision with the ray's group and mask) and shooter.
-class FilteredCallback : public btCollisionWorld::RayResultCallback {
+// A batch query's filter (Bullet's default needsCollision with the query's group and mask) and shooter:
+// Query is a Ray or a Sweep, Callback Bullet's callback for it.
+template <class Callback, class Query> class BatchFilter : public Callback {
 public:
-    explicit FilteredCallback(const Ray& ray) : ray_(ray) {
-        m_collisionFilterGroup = ray.group;
-        m_collisionFilterMask = ray.mask;
+    explicit BatchFilter(const Query& query) : query_(query) {
+        this->m_collisionFilterGroup = query.group;
+        this->m_collisionFilterMask = query.mask;
     }
 
     bool needsCollision(btBroadphaseProxy* proxy) const override {
@@ -29,11 +30,20 @@ public:
                        proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask);
     }
 
-    // Bullet's default needsCollision with the ray's group and mask, and not the shooter.
+    // Bullet's default needsCollision with the query's group and mask, and not the shooter.
     bool accepts(const btCollisionObject* object, int objectGroup, int objectMask) const {
-        return object != ray_.ignore && (objectGroup & m_collisionFilterMask) != 0 &&
-               (m_collisionFilterGroup & objectMask) != 0;
+        return object != query_.ignore && (objectGroup & this->m_collisionFilterMask) != 0 &&
+               (this->m_collisionFilterGroup & objectMask) != 0;
     }
+
+protected:
+    const Query& query_;
+};
+
+// A batch ray's filter and its gate (below).
+class FilteredCallback : public BatchFilter<btCollisionWorld::RayResultCallback, Ray> {
+public:
+    using BatchFilter::BatchFilter;
 
     // The object about to be cast (an item the walk reached, with its gate box: rayBoxOf). Its hits count
     // only where the segment meets that box before the closest hit found so far, as rayTest tests it
@@ -62,15 +72,13 @@ protected:
         hit.normal = normalInWorldSpace
                          ? result.m_hitNormalLocal
                          : result.m_collisionObject->getWorldTransform().getBasis() * result.m_hitNormalLocal;
-        hit.point.setInterpolate3(ray_.from, ray_.to, result.m_hitFraction);
+        hit.point.setInterpolate3(query_.from, query_.to, result.m_hitFraction);
         if (result.m_localShapeInfo) {
             hit.partId = result.m_localShapeInfo->m_shapePart;
             hit.index = result.m_localShapeInfo->m_triangleIndex;
         }
         return hit;
     }
-
-    const Ray& ray_;
 
 private:
     enum class GateState : unsigned char { Untested, Passed, Failed };
@@ -132,23 +140,10 @@ void castBatchRay(const cast::RayScene& scene, const Ray& ray, FilteredCallback&
     scene.walk(cast::SlabRayLanes<float>(slab.origin, slab.inverseDirection), callback, visit);
 }
 
-// A batch sweep's filter (Bullet's default needsCollision with the sweep's group and mask) and shooter.
-class SweepFilter : public btCollisionWorld::ConvexResultCallback {
+// A batch sweep's filter.
+class SweepFilter : public BatchFilter<btCollisionWorld::ConvexResultCallback, Sweep> {
 public:
-    explicit SweepFilter(const Sweep& sweep) : sweep_(sweep) {
-        m_collisionFilterGroup = sweep.group;
-        m_collisionFilterMask = sweep.mask;
-    }
-
-    bool needsCollision(btBroadphaseProxy* proxy) const override {
-        return accepts(static_cast<const btCollisionObject*>(proxy->m_clientObject),
-                       proxy->m_collisionFilterGroup, proxy->m_collisionFilterMask);
-    }
-
-    bool accepts(const btCollisionObject* object, int objectGroup, int objectMask) const {
-        return object != sweep_.ignore && (objectGroup & m_collisionFilterMask) != 0 &&
-               (m_collisionFilterGroup & objectMask) != 0;
-    }
+    using BatchFilter::BatchFilter;
 
 protected:
     static SweepHit hitOf(const btCollisionWorld::LocalConvexResult& result) {
@@ -163,8 +158,6 @@ protected:
         }
         return hit;
     }
-
-    const Sweep& sweep_;
 };
 
 class ClosestSweepCallback final : public SweepFilter {
