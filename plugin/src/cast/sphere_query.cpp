@@ -95,10 +95,9 @@ Aabb<Scalar> SphereQuery::grownGate(const Aabb<Scalar>& box) const {
     // none, as the rays' (growing it would make it a box).
     if (!isFinite(box.min) || !isFinite(box.max) || !glm::all(glm::lessThanEqual(box.min, box.max)))
         return {Vec3<Scalar>(1), Vec3<Scalar>(-1)};
-    const Scalar growth =
-        radius + slabRoundingPadding<Scalar>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) +
-                                             rayReachOf(segment.ray) + radius);
-    return {box.min - growth, box.max + growth};
+    // Grown by the radius alone: a snapshot's tree, walked in float, covers exactly this (its boxes rounded
+    // out for the paths it walks), so the world's walk and a snapshot's let the same objects through.
+    return {box.min - radius, box.max + radius};
 }
 
 bool SphereQuery::stops(const Vec3<Scalar>& normal) const {

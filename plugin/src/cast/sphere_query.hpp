@@ -56,8 +56,8 @@ struct SphereQuery {
     }
     Growth growth() const { return {radius}; }
     // Where the centre must pass for the object to be met: its shape's box where it is now, grown by the
-    // radius and the rounding of the path's coordinates; empty (met by none) when the box is not finite or
-    // has min > max on an axis, as rayBoxOf's (placed_shape.hpp).
+    // radius; empty (met by none) when the box is not finite or has min > max on an axis, as rayBoxOf's
+    // (placed_shape.hpp).
     Aabb<Scalar> gateOf(const btCollisionObject& object) const;
     // The same from a box taken before (a snapshot's): grown, or empty when not finite.
     Aabb<Scalar> grownGate(const Aabb<Scalar>& box) const;
