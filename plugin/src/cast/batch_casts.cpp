@@ -191,7 +191,7 @@ private:
 
 // A sphere's path through the scene: the static planes (half-spaces) first, then the tree's walk with
 // its boxes grown by the radius; each object wanted(item) accepts is swept against when the path meets its
-// gate (the snapshot's box grown by the radius; all of space for a plane).
+// gate (the snapshot's box grown by the radius; for a plane, Bullet's box of it grown).
 template <class Wanted> void sweepThrough(const cast::RayScene& scene, const cast::Segment& segment,
                                           Scalar radius, btCollisionWorld::ConvexResultCallback& callback,
                                           Wanted wanted) {
@@ -202,9 +202,12 @@ template <class Wanted> void sweepThrough(const cast::RayScene& scene, const cas
         return cast::visitObject(
             callback, [&] { return wanted(item); },
             [&] {
-                if (!std::holds_alternative<cast::PlaneTarget>(item.target) &&
-                    !rayOverlapsAabb(slab, callback.m_closestHitFraction, query.grownGate(item.gate)))
-                    return;
+                // A plane's snapshot box is where rays can hit it; its half-space's is Bullet's box of it, as
+                // the world's walk tests it.
+                const Aabb<Scalar> gate = std::holds_alternative<cast::PlaneTarget>(item.target)
+                                              ? query.gateOf(*item.object)
+                                              : query.grownGate(item.gate);
+                if (!rayOverlapsAabb(slab, callback.m_closestHitFraction, gate)) return;
                 cast::castAgainstTarget(query, *item.object, item.target);
             });
     };
