@@ -455,8 +455,8 @@ template <class T, class Model> void checkCase(const Motion<T>& motion, const Mo
     checkNormalAndPoint(*hit, model, center, magnitude, stats);
 }
 
-constexpr int randomCases = 100000;
-constexpr int grazingCases = 30000;
+constexpr int randomCases = 100000 / test::kCaseDivisor;
+constexpr int grazingCases = 30000 / test::kCaseDivisor;
 
 // grazing: the cases were built near tangency, so the band may hold most of them.
 template <class T> void report(const char* target, const Stats& stats, bool grazing = false) {

@@ -229,7 +229,7 @@ void expectExactSweeps(const char* name, const MakeObstacle& makeObstacle, int c
     EXPECT_GT(misses, count / 10);
 }
 
-constexpr int kRandomSweeps = 3000;
+constexpr int kRandomSweeps = 3000 / kCaseDivisor;
 
 TEST(SphereSweepExact, Spheres) {
     expectExactSweeps(

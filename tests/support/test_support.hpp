@@ -23,6 +23,15 @@ namespace analytic::test {
 
 using Scalars = ::testing::Types<float, double>;
 
+// The random tests' case counts are divided by this in unoptimized builds (the sanitizers' Debug build runs
+// them many times slower): the same kinds of cases, fewer of them, so that the test command stays within
+// its time.
+#ifdef NDEBUG
+inline constexpr int kCaseDivisor = 1;
+#else
+inline constexpr int kCaseDivisor = 5;
+#endif
+
 // References evaluate in long double (64-bit mantissa): 2^11 times finer than double's rounding.
 using Real = long double;
 using RealVec3 = Vec3<Real>;
