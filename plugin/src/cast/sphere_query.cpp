@@ -149,14 +149,18 @@ void SphereQuery::castSolid(const btCollisionObject& object, const Ellipsoid<Sca
 }
 
 void SphereQuery::castSolid(const btCollisionObject& object, const HullTarget& hull) const {
-    // The solid in the hull's frame: our faces, or Bullet's polyhedron (its edges gathered from its faces).
-    std::vector<Plane<Scalar>> planes;
-    std::vector<Vec3<Scalar>> vertices;
-    std::vector<std::array<std::uint32_t, 2>> edges;
+    // The solid in the hull's frame: our faces, or Bullet's polyhedron (its edges gathered from its faces,
+    // into buffers each thread keeps, so that a sweep does not allocate once they have grown).
     ConvexPolyhedron<Scalar> solid;
     if (hull.faces) {
         solid = {hull.faces->planes, hull.faces->vertices, hull.faces->edges};
     } else {
+        thread_local std::vector<Plane<Scalar>> planes;
+        thread_local std::vector<Vec3<Scalar>> vertices;
+        thread_local std::vector<std::array<std::uint32_t, 2>> edges;
+        planes.clear();
+        vertices.clear();
+        edges.clear();
         const btConvexPolyhedron& polyhedron = *hull.polyhedron;
         for (int v = 0; v < polyhedron.m_vertices.size(); ++v)
             vertices.push_back(toGlm(polyhedron.m_vertices[v]));

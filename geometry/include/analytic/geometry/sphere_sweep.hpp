@@ -128,19 +128,29 @@ std::optional<SphereSweepHit<T>> sweepIntoGrownSolid(const RayPath<T>& path, T r
 }
 
 // The earliest entry of the path into the capsules of the given radius around the segments
-// from[i] - to[i], i < count; or that it starts inside one of them.
-template <class T> std::optional<GrownEntry<T>> earliestCapsuleEntry(const RayPath<T>& path, T radius,
-                                                                     const Vec3<T>* from, const Vec3<T>* to,
-                                                                     int count) {
+// edge(i) = {from, to}, i < count; or that it starts inside one of them. The edges come from an accessor
+// so that a solid's edges are read where they are, not copied per sweep.
+template <class T, class Edge>
+std::optional<GrownEntry<T>> earliestCapsuleEntryOf(const RayPath<T>& path, T radius, std::size_t count,
+                                                    const Edge& edge) {
     std::optional<GrownEntry<T>> earliest;
-    for (int i = 0; i < count; ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto [from, to] = edge(i);
         const std::optional<RaySolidHit<T>> crossing =
-            intersectRayCapsule(path, Capsule<T>{from[i], to[i], radius});
+            intersectRayCapsule(path, Capsule<T>{from, to, radius});
         if (!crossing) continue;
         if (crossing->originInside) return grownEntry(*crossing, radius);
         if (!earliest || crossing->entry.t < earliest->contact.t) earliest = grownEntry(*crossing, radius);
     }
     return earliest;
+}
+
+// The same for the segments from[i] - to[i].
+template <class T> std::optional<GrownEntry<T>> earliestCapsuleEntry(const RayPath<T>& path, T radius,
+                                                                     const Vec3<T>* from, const Vec3<T>* to,
+                                                                     int count) {
+    return earliestCapsuleEntryOf(path, radius, std::size_t(count > 0 ? count : 0),
+                                  [&](std::size_t i) { return std::pair(from[i], to[i]); });
 }
 
 // An edge or corner contact, moved to the target's point nearest the centre at the time of impact.
@@ -1146,13 +1156,13 @@ std::optional<SphereSweepHit<T>> sweepSphereConvexPolyhedron(const RayPath<T>& p
             over = j == f || glm::dot(solid.planes[j].normal, onFace) - solid.planes[j].offset <= tolerance;
         if (over) earliest = GrownEntry<T>{{t, onFace, plane.normal}, false};
     }
-    std::vector<Vec3<T>> from(solid.edges.size()), to(solid.edges.size());
-    for (std::size_t e = 0; e < solid.edges.size(); ++e) {
-        from[e] = solid.vertices[solid.edges[e][0]];
-        to[e] = solid.vertices[solid.edges[e][1]];
-    }
-    const std::optional<GrownEntry<T>> edge = touchingNearest(
-        earliestCapsuleEntry(path, radius, from.data(), to.data(), int(from.size())), path, nearestPoint);
+    const std::optional<GrownEntry<T>> edge =
+        touchingNearest(earliestCapsuleEntryOf(path, radius, solid.edges.size(),
+                                               [&](std::size_t e) {
+                                                   return std::pair(solid.vertices[solid.edges[e][0]],
+                                                                    solid.vertices[solid.edges[e][1]]);
+                                               }),
+                        path, nearestPoint);
     if (edge && !edge->startsInside && (!earliest || edge->contact.t < earliest->contact.t)) earliest = edge;
     return sweepResult(earliest, path, contactAtStart, nearestPoint, T(0));
 }
