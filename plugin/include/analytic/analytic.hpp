@@ -4,6 +4,7 @@
 // geometry core is apart, under <analytic/geometry/...>.
 #pragma once
 
+#include "analytic/character_controller.hpp"
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/plane_test.hpp"
 #include "analytic/plugin.hpp"

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Zlib
+// The character controller in scripted levels, asserting numbers: resting, jumping, walls at any speed,
+// sliding, corners, slopes, stairs, platforms, pushing, up axes, hostile input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "support/character_level.hpp"
+
+namespace analytic::test {
+namespace {
+
+constexpr btScalar kRadius = btScalar(0.3);
+constexpr btScalar kSkin = btScalar(0.02);
+// Position tolerance of a resting or sliding character: the sweeps are exact; what is left is rounding
+// of coordinates near 1 to 100.
+constexpr btScalar kExact = sizeof(btScalar) == 4 ? btScalar(2e-5) : btScalar(1e-9);
+
+btScalar height(const CharacterLevel& level, const CharacterController& character) {
+    return level.at(character).y();
+}
+
+TEST(CharacterController, RestsOnTheFloorAtTheSkinAndStaysThere) {
+    CharacterLevel level;
+    level.addBox(btVector3(20, 1, 20), btVector3(0, -1, 0));
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, 2, 0));
+    for (int i = 0; i < 120; ++i)
+        level.step(btScalar(1) / 60);
+    ASSERT_TRUE(character.onGround());
+    EXPECT_NEAR(height(level, character), kRadius + kSkin, kExact);
+    EXPECT_NEAR(character.groundState().normal.y(), 1, kExact);
+    const btVector3 rest = level.at(character);
+    for (int i = 0; i < 600; ++i) {
+        level.step(btScalar(1) / 60);
+        ASSERT_TRUE(character.onGround()) << i;
+    }
+    EXPECT_LT((level.at(character) - rest).length(), btScalar(1e-7) + kExact / 10);
+}
+
+TEST(CharacterController, IsNotOnGroundAtTheApexOfAJumpAndIsAfterLanding) {
+    CharacterLevel level;
+    level.addPlane(btVector3(0, 1, 0), 0);
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+    level.step(btScalar(1) / 60);
+    ASSERT_TRUE(character.onGround());
+    ASSERT_TRUE(character.canJump());
+    character.setJumpSpeed(5);
+    character.jump();
+    EXPECT_FALSE(character.onGround());
+    btScalar previous = height(level, character), highest = previous;
+    bool sawApex = false, landed = false;
+    for (int i = 0; i < 200 && !landed; ++i) {
+        level.step(btScalar(1) / 60);
+        const btScalar now = height(level, character);
+        if (now < previous && !sawApex) {
+            sawApex = true;
+            EXPECT_FALSE(character.onGround()) << "at the apex";
+        }
+        if (!sawApex) {
+            EXPECT_FALSE(character.onGround()) << "rising, step " << i;
+        }
+        highest = std::max(highest, now);
+        landed = sawApex && character.onGround();
+        previous = now;
+    }
+    EXPECT_TRUE(sawApex);
+    EXPECT_TRUE(landed);
+    // v^2 / 2g = 1.274 above the start, less the first step's gravity.
+    EXPECT_NEAR(highest - (kRadius + kSkin), btScalar(25 / (2 * 9.81)), btScalar(0.1));
+    EXPECT_NEAR(height(level, character), kRadius + kSkin, kExact);
+}
+
+// At 1,000 m/s into a 1 cm wall: the character stops at the skin, every tick rate.
+TEST(CharacterController, NeverPassesAThinWallAtAnySpeed) {
+    for (const int hz : {30, 60, 360}) {
+        CharacterLevel level;
+        level.addBox(btVector3(20, 1, 20), btVector3(0, -1, 0));
+        level.addBox(btVector3(btScalar(0.005), 2, 5), btVector3(3, 2, 0));
+        CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+        const btScalar dt = btScalar(1) / btScalar(hz);
+        character.setWalkDirection(btVector3(1000 * dt, 0, 0));
+        for (int i = 0; i < hz / 2; ++i) {
+            level.step(dt);
+            ASSERT_LT(level.at(character).x(), btScalar(3 - 0.005) - kRadius) << hz << " Hz, step " << i;
+        }
+        EXPECT_NEAR(level.at(character).x(), btScalar(3 - 0.005) - kRadius - kSkin, kExact * 10) << hz;
+        EXPECT_TRUE(character.onGround());
+    }
+}
+
+// Walking into a wall at angle theta from its normal slides along it at v cos(theta)... (the walk's part
+// along the wall: v sin of the angle to the normal).
+TEST(CharacterController, SlidesAlongAWallAtTheWalksPartAlongIt) {
+    for (const int hz : {30, 60, 120, 360}) {
+        for (const btScalar degrees : {btScalar(10), btScalar(30), btScalar(60), btScalar(85)}) {
+            CharacterLevel level;
+            level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+            level.addBox(btVector3(btScalar(0.5), 2, 50), btVector3(btScalar(1.5), 2, 0));
+            CharacterController& character =
+                level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, -20));
+            const btScalar dt = btScalar(1) / btScalar(hz), speed = 4;
+            // theta: between the walk and the wall (the wall runs along z, its normal along -x).
+            const btScalar theta = btRadians(degrees);
+            character.setWalkDirection(btVector3(std::sin(theta), 0, std::cos(theta)) * (speed * dt));
+            for (int i = 0; i < hz; ++i)
+                level.step(dt);  // reaches the wall within a second
+            ASSERT_NEAR(level.at(character).x(), 1 - kRadius - kSkin, kExact * 10) << hz << " " << degrees;
+            const btVector3 before = level.at(character);
+            for (int i = 0; i < hz; ++i) {
+                level.step(dt);
+                ASSERT_TRUE(character.onGround());
+            }
+            const btScalar along = level.at(character).z() - before.z();
+            EXPECT_NEAR(along / (speed * std::cos(theta)), 1, btScalar(0.005)) << hz << " Hz, " << degrees;
+            EXPECT_NEAR(level.at(character).x(), 1 - kRadius - kSkin, kExact * 10);
+        }
+    }
+}
+
+// Walls meeting at 30 to 150 degrees, walked into along the bisector for 10 s: never inside a wall, and
+// still once settled.
+TEST(CharacterController, SettlesInCornersWithoutJitter) {
+    for (const btScalar degrees : {btScalar(30), btScalar(60), btScalar(90), btScalar(120), btScalar(150)}) {
+        CharacterLevel level;
+        level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+        // Two walls through the corner at the origin, each turned half the angle from the walk (+x).
+        const btScalar half = btRadians(degrees) / 2;
+        for (const btScalar side : {btScalar(1), btScalar(-1)}) {
+            const btQuaternion turn(btVector3(0, 1, 0), side * (SIMD_HALF_PI - half));
+            // The wall's face through the origin: its inside face is its -x face turned.
+            const btVector3 across = quatRotate(turn, btVector3(1, 0, 0));
+            level.addBox(
+                btVector3(btScalar(0.5), 2, 10),
+                btTransform(turn, across * btScalar(0.5) + quatRotate(turn, btVector3(0, 2, side * -10))));
+        }
+        CharacterController& character = level.addSphereCharacter(kRadius, btVector3(-5, kRadius + kSkin, 0));
+        const btScalar dt = btScalar(1) / 60;
+        character.setWalkDirection(btVector3(4 * dt, 0, 0));
+        btVector3 previous = level.at(character);
+        btScalar settledMove = 0;
+        for (int i = 0; i < 600; ++i) {
+            level.step(dt);
+            const btVector3 now = level.at(character);
+            if (i >= 300) settledMove = std::max(settledMove, (now - previous).length());
+            previous = now;
+        }
+        EXPECT_LT(settledMove, btScalar(1e-5)) << degrees;
+        EXPECT_TRUE(character.onGround()) << degrees;
+        // Not inside: the distance to each wall's plane is at least the radius.
+        for (const btScalar side : {btScalar(1), btScalar(-1)}) {
+            const btQuaternion turn(btVector3(0, 1, 0), side * (SIMD_HALF_PI - half));
+            const btVector3 inward = quatRotate(turn, btVector3(-1, 0, 0));
+            EXPECT_GE(previous.dot(inward), kRadius + kSkin * btScalar(0.89)) << degrees;
+        }
+    }
+}
+
+// Ramps under a 45 degree limit: 44.5 degrees is climbed, 45.5 is not.
+TEST(CharacterController, ClimbsSlopesWithinTheLimitOnly) {
+    for (const btScalar degrees : {btScalar(44.5), btScalar(45.5)}) {
+        CharacterLevel level;
+        level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+        // Rising toward +x from x = 2 (its top face through (2 + 5 cos, 5 sin, 0)).
+        const btScalar a = btRadians(degrees);
+        level.addRamp(degrees, btVector3(2 + 5 * std::cos(a), 5 * std::sin(a), 0), btVector3(5, 1, 5));
+        CharacterController& character =
+            level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0), 0);
+        const btScalar dt = btScalar(1) / 60;
+        character.setWalkDirection(btVector3(3 * dt, 0, 0));
+        for (int i = 0; i < 180; ++i)
+            level.step(dt);
+        if (degrees < 45) {
+            EXPECT_GT(height(level, character), btScalar(2)) << degrees;
+            EXPECT_TRUE(character.onGround()) << degrees;
+        } else {
+            EXPECT_LT(height(level, character), kRadius + kSkin + btScalar(0.2)) << degrees;
+        }
+    }
+}
+
+TEST(CharacterController, StandsStillOnAWalkableSlope) {
+    CharacterLevel level;
+    level.addRamp(40, btVector3(0, 0, 0), btVector3(10, 1, 10));
+    const btScalar a = btRadians(40);
+    const btVector3 normal(-std::sin(a), std::cos(a), 0);
+    CharacterController& character = level.addSphereCharacter(kRadius, normal * (kRadius + kSkin));
+    level.step(btScalar(1) / 60);
+    ASSERT_TRUE(character.onGround());
+    const btVector3 start = level.at(character);
+    for (int i = 0; i < 600; ++i) {
+        level.step(btScalar(1) / 60);
+        ASSERT_TRUE(character.onGround()) << i;
+    }
+    EXPECT_LT((level.at(character) - start).length(), btScalar(1e-4));
+}
+
+TEST(CharacterController, StaysGroundedWalkingDownA45DegreeSlopeAt10MetresASecond) {
+    CharacterLevel level;
+    // Falling toward +x.
+    level.addRamp(-45, btVector3(0, 0, 0), btVector3(30, 1, 10));
+    level.addBox(btVector3(50, 1, 50), btVector3(0, -30, 0));
+    const btVector3 normal(std::sin(btRadians(45)), std::cos(btRadians(45)), 0);
+    CharacterController& character =
+        level.addSphereCharacter(kRadius, btVector3(-15, 15, 0) + normal * (kRadius + kSkin));
+    const btScalar dt = btScalar(1) / 60;
+    level.step(dt);
+    ASSERT_TRUE(character.onGround());
+    character.setWalkDirection(btVector3(10 * dt, 0, 0));
+    for (int i = 0; i < 120; ++i) {
+        level.step(dt);
+        ASSERT_TRUE(character.onGround()) << "step " << i << " at " << level.at(character).x();
+    }
+    EXPECT_GT(level.at(character).x(), btScalar(0));
+}
+
+TEST(CharacterController, HostileInputThrowsOrChangesNothing) {
+    CharacterLevel level;
+    level.addBox(btVector3(20, 1, 20), btVector3(0, -1, 0));
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, 1, 0));
+    const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN();
+    const btScalar inf = std::numeric_limits<btScalar>::infinity();
+    EXPECT_THROW(character.setWalkDirection(btVector3(nan, 0, 0)), std::invalid_argument);
+    EXPECT_THROW(character.setVelocityForTimeInterval(btVector3(0, inf, 0), 1), std::invalid_argument);
+    EXPECT_THROW(character.warp(btVector3(0, nan, 0)), std::invalid_argument);
+    EXPECT_THROW(character.jump(btVector3(inf, 0, 0)), std::invalid_argument);
+    EXPECT_THROW(character.setUp(btVector3(0, 0, 0)), std::invalid_argument);
+    EXPECT_THROW(character.setMaxSlope(nan), std::invalid_argument);
+    EXPECT_THROW(character.setContactOffset(0), std::invalid_argument);
+    EXPECT_THROW(character.setStepHeight(-1), std::invalid_argument);
+    btBoxShape box(btVector3(1, 1, 1));
+    btCollisionObject ghost;
+    EXPECT_THROW(CharacterController(&ghost, &box, 0), std::invalid_argument);
+    EXPECT_THROW(CharacterController(nullptr, &box, 0), std::invalid_argument);
+    btSphereShape sphere(1);
+    EXPECT_THROW(CharacterController(&ghost, &sphere, nan), std::invalid_argument);
+    EXPECT_THROW(CharacterController(&ghost, &sphere, 0, btVector3(0, 0, 0)), std::invalid_argument);
+    const btVector3 before = level.at(character);
+    for (const btScalar dt : {btScalar(0), -btScalar(1), nan, inf}) {
+        character.updateAction(&level.world(), dt);
+        EXPECT_EQ(level.at(character), before);
+    }
+    // Huge walks move by at most 1e6 and stay finite.
+    character.setWalkDirection(btVector3(btScalar(1e30), 0, 0));
+    level.step(btScalar(1) / 60);
+    const btVector3 after = level.at(character);
+    EXPECT_TRUE(std::isfinite(after.x()) && std::isfinite(after.y()) && std::isfinite(after.z()));
+    EXPECT_LE(after.x(), btScalar(1.01e6));
+}
+
+// Warped into a box, the character is out within a few steps and never inside again.
+TEST(CharacterController, RecoversFromBeingWarpedIntoGeometry) {
+    CharacterLevel level;
+    level.addBox(btVector3(20, 1, 20), btVector3(0, -1, 0));
+    level.addBox(btVector3(1, 1, 1), btVector3(0, 1, 0));
+    CharacterController& character =
+        level.addSphereCharacter(kRadius, btVector3(btScalar(0.8), btScalar(1.2), 0));
+    for (int i = 0; i < 3; ++i)
+        level.step(btScalar(1) / 60);
+    const btVector3 at = level.at(character);
+    // Outside the box grown by the radius (the sphere does not overlap it).
+    const btVector3 nearest(std::clamp(at.x(), btScalar(-1), btScalar(1)),
+                            std::clamp(at.y(), btScalar(0), btScalar(2)),
+                            std::clamp(at.z(), btScalar(-1), btScalar(1)));
+    EXPECT_GE((at - nearest).length(), kRadius + kSkin * btScalar(0.89));
+    EXPECT_GE(at.y(), kRadius);
+}
+
+}  // namespace
+}  // namespace analytic::test
