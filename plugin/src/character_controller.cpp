@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -140,9 +141,9 @@ public:
             hits.push_back(*hit);
             at += move * hit->fraction;
             move *= btScalar(1) - hit->fraction;
-            result.blocked = true;
             btVector3 normal = hit->normal;
             if (normal.dot(up_) < btScalar(-0.05)) result.ceiling = true;
+            if (mode != Mode::Walk) result.blocked = true;
             if (mode == Mode::Straight) break;
             if (mode == Mode::Fall) {
                 if (const std::optional<Hit> ground = support(at, *hit)) {
@@ -156,8 +157,8 @@ public:
                     // Climb it, keeping the move's sideways part: lifted onto the slope.
                     const btScalar into = normal.dot(move);
                     if (into < 0) move -= up_ * (into / normal.dot(up_));
-                    result.blocked = false;
                 } else {
+                    result.blocked = true;
                     // A wall: only its sideways part counts, so the slope is not climbed.
                     btVector3 side = normal - up_ * normal.dot(up_);
                     const btScalar length = side.length();
@@ -166,6 +167,13 @@ public:
             }
             if (planeCount < 4) planes[planeCount++] = normal;
             move = clip(move, planes, planeCount);
+            // Off the plane by the rounding of the coordinates: the end of a move along it, rounded, may
+            // point into it by that much, which the next sweep would rightly take for a move into it.
+            if (move.length2() > 0) {
+                const btScalar scale = std::max({std::abs(at.x()), std::abs(at.y()), std::abs(at.z())});
+                move += planes[planeCount - 1] *
+                        (btScalar(32) * std::numeric_limits<btScalar>::epsilon() * (scale + move.length()));
+            }
             if (move.dot(intended) <= 0) break;  // never turned back against the intended move
         }
         result.end = at;
@@ -196,7 +204,8 @@ public:
     // rounds of projection, taken as a straight sweep. Returns whether it moved.
     bool recover(btVector3& at, std::vector<CharacterContact>& contacts) {
         contacts.clear();
-        queries_.contacts(body_, skin_, at, contacts, kMaxContacts);
+        // Within twice the skin: those the character touches, for the listener, besides those to push.
+        queries_.contacts(body_, 2 * skin_, at, contacts, kMaxContacts);
         btVector3 push(0, 0, 0);
         bool any = false;
         for (int round = 0; round < 4; ++round) {
@@ -531,10 +540,8 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
 
     // 2. Out of overlaps.
     std::vector<CharacterContact> contacts;
+    const btVector3 measuredAt = at;
     stats_.recovered = stepper.recover(at, contacts);
-    for (const CharacterContact& contact : contacts)
-        if (contact.distance < skin_ * btScalar(1.5))
-            pending.touched.push_back({contact.object, contact.point, contact.normal});
 
     // 3. The walk.
     btVector3 walk = walk_;
@@ -576,7 +583,10 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
                 const Move down = stepper.slide(over.end, -up_ * (lifted + skin_), Stepper::Mode::Fall);
                 const btVector3 direction = sideways.length2() > 0 ? sideways.normalized() : sideways;
                 const btScalar gained = (down.end - at).dot(direction) - (moved.end - at).dot(direction);
-                if (down.landed && gained > btScalar(1e-3) * skin_) {
+                // The step's top no higher than the step height above the feet.
+                const btVector3 feet = at - up_ * (dims_.halfHeight + dims_.radius + skin_);
+                const bool low = down.support && (down.support->point - feet).dot(up_) <= stepHeight_;
+                if (down.landed && low && gained > btScalar(1e-3) * skin_) {
                     moved = down;
                     stats_.steppedUp = true;
                 }
@@ -682,7 +692,12 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
         pending.pushes.push_back({target, push * impulse, relative});
     }
 
-    // Contacts begun and ended: this update's touches against the last one's.
+    // Contacts begun and ended: this update's touches (what its moves met, and what the recovery found
+    // still within twice the skin where the character ends, each contact taken as its plane) against the
+    // last one's.
+    for (const CharacterContact& contact : contacts)
+        if (contact.distance + contact.normal.dot(at - measuredAt) < 2 * skin_)
+            pending.touched.push_back({contact.object, contact.point, contact.normal});
     std::vector<const btCollisionObject*> touching;
     for (const Pending::Added& touch : pending.touched)
         touching.push_back(touch.object);

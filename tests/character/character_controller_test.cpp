@@ -270,3 +270,339 @@ TEST(CharacterController, RecoversFromBeingWarpedIntoGeometry) {
 
 }  // namespace
 }  // namespace analytic::test
+
+namespace analytic::test {
+namespace {
+
+// Ten stairs of 0.30 m rise and tread from x = 2, as boxes, and the floor.
+void addStairs(CharacterLevel& level, btScalar rise = btScalar(0.3), int count = 10) {
+    level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+    for (int k = 0; k < count; ++k) {
+        const btScalar top = rise * btScalar(k + 1), start = 2 + btScalar(0.3) * btScalar(k);
+        const btScalar end = 2 + btScalar(0.3) * btScalar(count) + 5;
+        level.addBox(btVector3((end - start) / 2, top / 2, 3), btVector3((start + end) / 2, top / 2, 0));
+    }
+}
+
+TEST(CharacterController, ClimbsAndDescendsStairsGroundedWithinATimeOfTheIdeal) {
+    for (const int hz : {30, 60, 120, 240, 360}) {
+        CharacterLevel level;
+        addStairs(level);
+        CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+        const btScalar dt = btScalar(1) / btScalar(hz), speed = 4;
+        level.step(dt);
+        character.setWalkDirection(btVector3(speed * dt, 0, 0));
+        // Up: from x = 0 to past the last riser (x = 5) on the top tread.
+        const btScalar goal = btScalar(5.3);
+        const int ideal = int(std::ceil(goal / (speed * dt)));
+        int steps = 0, grounded = 0;
+        while (level.at(character).x() < goal && steps < 3 * ideal) {
+            level.step(dt);
+            ++steps;
+            grounded += character.onGround();
+        }
+        EXPECT_LE(steps, int(btScalar(1.2) * btScalar(ideal))) << hz << " Hz";
+        EXPECT_EQ(grounded, steps) << hz << " Hz";
+        EXPECT_NEAR(height(level, character), 3 + kRadius + kSkin, kExact * 10) << hz;
+        // Down: turn round and walk back to the floor.
+        character.setWalkDirection(btVector3(-speed * dt, 0, 0));
+        steps = grounded = 0;
+        while (level.at(character).x() > 1 && steps < 3 * ideal) {
+            level.step(dt);
+            ++steps;
+            grounded += character.onGround();
+        }
+        EXPECT_LE(steps, int(btScalar(1.2) * btScalar(ideal))) << hz << " Hz, down";
+        EXPECT_EQ(grounded, steps) << hz << " Hz, down";
+        EXPECT_NEAR(height(level, character), kRadius + kSkin, kExact * 10) << hz;
+    }
+}
+
+TEST(CharacterController, ARiserAboveTheStepHeightBlocksWithoutJitter) {
+    CharacterLevel level;
+    addStairs(level, btScalar(0.5), 1);
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+    const btScalar dt = btScalar(1) / 60;
+    character.setWalkDirection(btVector3(4 * dt, 0, 0));
+    btScalar lowest = 1e9f, highest = -1e9f;
+    for (int i = 0; i < 180; ++i) {
+        level.step(dt);
+        ASSERT_TRUE(character.onGround()) << i;
+        if (i > 60) {
+            lowest = std::min(lowest, height(level, character));
+            highest = std::max(highest, height(level, character));
+        }
+    }
+    EXPECT_NEAR(level.at(character).x(), 2 - kRadius - kSkin, kExact * 10);
+    EXPECT_LT(highest - lowest, btScalar(1e-6));
+    EXPECT_NEAR(highest, kRadius + kSkin, kExact);
+}
+
+TEST(CharacterController, DoesNotStepUpUnderALowCeiling) {
+    CharacterLevel level;
+    addStairs(level, btScalar(0.3), 1);
+    // A ceiling over the step leaving 0.5 m above the tread: the 0.64 m sphere cannot stand there.
+    level.addBox(btVector3(5, btScalar(0.5), 5),
+                 btVector3(btScalar(1.9) + 5, btScalar(0.8) + btScalar(0.5), 0));
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+    const btScalar dt = btScalar(1) / 60;
+    character.setWalkDirection(btVector3(4 * dt, 0, 0));
+    for (int i = 0; i < 120; ++i) {
+        level.step(dt);
+        ASSERT_LT(level.at(character).y(), btScalar(0.8) - kRadius) << i;
+    }
+    EXPECT_NEAR(height(level, character), kRadius + kSkin, kExact);
+    // At the riser's edge, 0.02 below the centre.
+    EXPECT_NEAR(level.at(character).x(), 2 - std::sqrt(kRadius * kRadius + 2 * kRadius * kSkin), kExact * 10);
+}
+
+// Flat ground of 1 cm triangles, and two heightfields side by side: the height never changes.
+TEST(CharacterController, WalksOverSmallTrianglesAndHeightfieldSeamsAtConstantHeight) {
+    {
+        CharacterLevel level;
+        std::vector<btVector3> corners;
+        for (int i = 0; i < 150; ++i)
+            for (int k = 0; k < 60; ++k) {
+                const btScalar x = btScalar(i) / 100 - btScalar(0.5), z = btScalar(k) / 100 - btScalar(0.3);
+                CharacterLevel::addQuad(corners, btVector3(x, 0, z), btVector3(x, 0, z + btScalar(0.01)),
+                                        btVector3(x + btScalar(0.01), 0, z + btScalar(0.01)),
+                                        btVector3(x + btScalar(0.01), 0, z));
+            }
+        level.addMesh(corners);
+        CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+        const btScalar dt = btScalar(1) / 60;
+        level.step(dt);
+        character.setWalkDirection(btVector3(btScalar(0.7) * dt, 0, btScalar(0.1) * dt));
+        for (int i = 0; i < 60; ++i) {
+            level.step(dt);
+            ASSERT_TRUE(character.onGround()) << i;
+            ASSERT_NEAR(height(level, character), kRadius + kSkin, btScalar(1e-5)) << i;
+        }
+        EXPECT_GT(level.at(character).x(), btScalar(0.65));
+    }
+    {
+        CharacterLevel level;
+        for (const btScalar x : {btScalar(-4), btScalar(4)})
+            level.addHeightfield(8, 1, btVector3(x, 0, 0), [](int, int) { return btScalar(0); });
+        CharacterController& character = level.addSphereCharacter(kRadius, btVector3(-2, kRadius + kSkin, 0));
+        const btScalar dt = btScalar(1) / 60;
+        level.step(dt);
+        character.setWalkDirection(btVector3(3 * dt, 0, btScalar(0.5) * dt));
+        for (int i = 0; i < 90; ++i) {
+            level.step(dt);
+            ASSERT_TRUE(character.onGround()) << i;
+            ASSERT_NEAR(height(level, character), kRadius + kSkin, btScalar(1e-5)) << i;
+        }
+        EXPECT_GT(level.at(character).x(), btScalar(2));
+    }
+}
+
+// A kinematic platform moving at 2 m/s and one turning at 1 rev/s: the character keeps its place on
+// each, no step behind.
+TEST(CharacterController, RidesMovingAndRotatingPlatformsWithNoLag) {
+    for (const bool rotating : {false, true}) {
+        CharacterLevel level;
+        btRigidBody& platform =
+            level.addBox(btVector3(5, btScalar(0.5), 5), btTransform::getIdentity(), 0, /*kinematic=*/true);
+        CharacterController& character =
+            level.addSphereCharacter(kRadius, btVector3(3, btScalar(0.5) + kRadius + kSkin, 0));
+        const btScalar dt = btScalar(1) / 60;
+        level.step(dt);
+        ASSERT_TRUE(character.onGround());
+        const btVector3 onPlatform = platform.getWorldTransform().invXform(level.at(character));
+        btScalar worst = 0;
+        for (int i = 1; i <= 120; ++i) {
+            const btScalar t = btScalar(i) * dt;
+            btTransform place = btTransform::getIdentity();
+            if (rotating)
+                place.setRotation(btQuaternion(btVector3(0, 1, 0), SIMD_2_PI * t));
+            else
+                place.setOrigin(btVector3(2 * t, 0, 0));
+            platform.setWorldTransform(place);
+            platform.setInterpolationWorldTransform(place);
+            level.step(dt);
+            ASSERT_TRUE(character.onGround()) << i;
+            worst = std::max(worst, (place.invXform(level.at(character)) - onPlatform).length());
+        }
+        EXPECT_LT(worst, btScalar(1e-4)) << (rotating ? "rotating" : "moving");
+    }
+}
+
+TEST(CharacterController, PushesADynamicBox) {
+    CharacterLevel level;
+    level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+    btRigidBody& box =
+        level.addBox(btVector3(btScalar(0.5), btScalar(0.5), btScalar(0.5)),
+                     btTransform(btQuaternion::getIdentity(), btVector3(2, btScalar(0.5), 0)), 10);
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+    const btScalar dt = btScalar(1) / 60;
+    for (int i = 0; i < 30; ++i)
+        level.step(dt);  // the box settles
+    const btScalar start = box.getCenterOfMassPosition().x();
+    character.setWalkDirection(btVector3(2 * dt, 0, 0));
+    for (int i = 0; i < 180; ++i)
+        level.step(dt);
+    EXPECT_GT(box.getCenterOfMassPosition().x() - start, btScalar(1));
+    // Pushing nothing with strength 0: the box stays.
+    character.setPushStrength(0);
+    for (int i = 0; i < 60; ++i)
+        level.step(dt);  // the box stops sliding
+    const btScalar stopped = box.getCenterOfMassPosition().x();
+    for (int i = 0; i < 60; ++i)
+        level.step(dt);
+    EXPECT_NEAR(box.getCenterOfMassPosition().x(), stopped, btScalar(1e-3));
+}
+
+// The stairs and a slope under every up axis: the same path, turned.
+TEST(CharacterController, BehavesTheSameUnderAnyUpAxis) {
+    auto run = [](const btTransform& frame) {
+        CharacterLevel level(frame);
+        addStairs(level, btScalar(0.3), 3);
+        level.addRamp(30, btVector3(-4, 0, 0), btVector3(2, btScalar(0.2), 2));
+        CharacterController& character = level.addSphereCharacter(kRadius, btVector3(-1, 1, btScalar(0.2)));
+        const btScalar dt = btScalar(1) / 60;
+        std::vector<btVector3> path;
+        character.setWalkDirection(level.toWorldVector(btVector3(3 * dt, 0, btScalar(0.3) * dt)));
+        for (int i = 0; i < 150; ++i) {
+            level.step(dt);
+            path.push_back(level.at(character));
+        }
+        character.setWalkDirection(level.toWorldVector(btVector3(-3 * dt, 0, 0)));
+        for (int i = 0; i < 200; ++i) {
+            level.step(dt);
+            path.push_back(level.at(character));
+        }
+        return path;
+    };
+    const std::vector<btVector3> reference = run(btTransform::getIdentity());
+    EXPECT_GT(reference[149].y(), btScalar(0.8));  // it climbed
+    const btQuaternion frames[] = {
+        btQuaternion(btVector3(0, 0, 1), -SIMD_HALF_PI),  // up +x
+        btQuaternion(btVector3(1, 0, 0), SIMD_HALF_PI),   // up +z
+        btQuaternion(btVector3(1, 0, 0), SIMD_PI),        // up -y
+        btQuaternion(btVector3(1, 2, 3).normalized(), 1),
+    };
+    for (const btQuaternion& turn : frames) {
+        const std::vector<btVector3> path = run(btTransform(turn, btVector3(10, -20, 30)));
+        btScalar worst = 0;
+        for (std::size_t i = 0; i < path.size(); ++i)
+            worst = std::max(worst, (path[i] - reference[i]).length());
+        EXPECT_LT(worst, btScalar(1e-3)) << turn.getAxis().x() << " " << turn.getAxis().y();
+    }
+}
+
+// 100 characters walking about a level with walls and steps, updated as a group on 1, 2 and 8 threads:
+// the same positions, bit for bit.
+TEST(CharacterGroup, GivesTheSameResultsOnAnyNumberOfThreads) {
+    auto run = [](unsigned threads) {
+        CharacterLevel level;
+        addStairs(level, btScalar(0.2), 5);
+        level.addBox(btVector3(btScalar(0.2), 1, 8), btVector3(-3, 1, 0));
+        CharacterGroup group(threads);
+        std::vector<CharacterController*> characters;
+        for (int i = 0; i < 100; ++i) {
+            CharacterController& character =
+                level.addSphereCharacter(kRadius, btVector3(btScalar(i % 10) - 5, 1, btScalar(i / 10) - 5));
+            level.world().removeAction(&character);
+            group.add(&character);
+            characters.push_back(&character);
+        }
+        level.world().addAction(&group);
+        const btScalar dt = btScalar(1) / 60;
+        std::vector<btVector3> positions;
+        for (int step = 0; step < 120; ++step) {
+            if (step % 30 == 0)
+                for (int i = 0; i < 100; ++i) {
+                    const btScalar angle = btScalar(i * 37 + step) * btScalar(0.1);
+                    characters[std::size_t(i)]->setWalkDirection(
+                        btVector3(std::cos(angle), 0, std::sin(angle)) * (3 * dt));
+                }
+            level.step(dt);
+        }
+        for (CharacterController* character : characters)
+            positions.push_back(level.at(*character));
+        level.world().removeAction(&group);
+        return positions;
+    };
+    const std::vector<btVector3> one = run(1);
+    for (const unsigned threads : {2u, 8u}) {
+        const std::vector<btVector3> many = run(threads);
+        for (std::size_t i = 0; i < one.size(); ++i)
+            ASSERT_TRUE(one[i] == many[i]) << threads << " threads, character " << i;
+    }
+}
+
+class CountingListener : public CharacterListener {
+public:
+    bool shouldCollide(const CharacterController&, const btCollisionObject& object) override {
+        return &object != ignored;
+    }
+    void contactAdded(CharacterController&, const btCollisionObject& object, const btVector3&,
+                      const btVector3& normal) override {
+        added.push_back(&object);
+        EXPECT_NEAR(normal.length(), 1, 1e-5);
+    }
+    void contactRemoved(CharacterController&, const btCollisionObject* object) override {
+        removed.push_back(object);
+    }
+    const btCollisionObject* ignored = nullptr;
+    std::vector<const btCollisionObject*> added, removed;
+};
+
+TEST(CharacterController, ReportsContactsSkipsTriggersAndFollowsItsFilter) {
+    CharacterLevel level;
+    btRigidBody& floor = level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+    btRigidBody& trigger = level.addBox(btVector3(btScalar(0.5), 2, 2), btVector3(2, 2, 0));
+    trigger.setCollisionFlags(trigger.getCollisionFlags() | btCollisionObject::CF_NO_CONTACT_RESPONSE);
+    btRigidBody& ignoredWall = level.addBox(btVector3(btScalar(0.1), 2, 2), btVector3(4, 2, 0));
+    btRigidBody& wall = level.addBox(btVector3(btScalar(0.1), 2, 2), btVector3(6, 2, 0));
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+    CountingListener listener;
+    listener.ignored = &ignoredWall;
+    character.setListener(&listener);
+    const btScalar dt = btScalar(1) / 60;
+    level.step(dt);
+    ASSERT_EQ(listener.added.size(), 1u);
+    EXPECT_EQ(listener.added[0], &floor);
+    character.setWalkDirection(btVector3(3 * dt, 0, 0));
+    for (int i = 0; i < 120; ++i)
+        level.step(dt);
+    // Through the trigger and the refused wall, stopped by the last.
+    EXPECT_NEAR(level.at(character).x(), btScalar(5.9) - kRadius - kSkin, kExact * 10);
+    ASSERT_EQ(listener.added.size(), 2u);
+    EXPECT_EQ(listener.added[1], &wall);
+    // Jumping: the floor's contact ends, the wall's goes on; walking away from the wall ends it.
+    character.setWalkDirection(btVector3(0, 0, 0));
+    character.jump();
+    for (int i = 0; i < 4; ++i)
+        level.step(dt);
+    ASSERT_EQ(listener.removed.size(), 1u);
+    EXPECT_EQ(listener.removed[0], &floor);
+    character.setWalkDirection(btVector3(btScalar(-0.1), 0, 0));
+    level.step(dt);
+    ASSERT_EQ(listener.removed.size(), 2u);
+    EXPECT_EQ(listener.removed[1], &wall);
+    character.setListener(nullptr);
+}
+
+TEST(CharacterController, RefusesToGrowWhereThereIsNoRoom) {
+    CharacterLevel level;
+    level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+    level.addBox(btVector3(2, btScalar(0.5), 2),
+                 btVector3(0, btScalar(0.8) + btScalar(0.5), 0));  // ceiling at 0.8
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(0, kRadius + kSkin, 0));
+    level.step(btScalar(1) / 60);
+    btSphereShape big(btScalar(0.5)), small(btScalar(0.2));
+    const btVector3 before = level.at(character);
+    EXPECT_FALSE(character.setShape(level.world(), &big));
+    EXPECT_EQ(level.at(character), before);
+    EXPECT_TRUE(character.setShape(level.world(), &small));
+    EXPECT_NEAR(height(level, character), btScalar(0.2) + kSkin, kExact);  // the bottom stayed
+    character.warp(btVector3(5, btScalar(0.2) + kSkin, 0));
+    EXPECT_TRUE(character.setShape(level.world(), &big));
+    EXPECT_NEAR(height(level, character), btScalar(0.5) + kSkin, kExact);
+    EXPECT_THROW(character.setShape(level.world(), nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace analytic::test
