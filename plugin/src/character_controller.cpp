@@ -26,10 +26,21 @@ using character::Queries;
 namespace {
 
 constexpr btScalar kMaxMove = btScalar(1e6);  // the longest displacement of one step
+constexpr btScalar kMaxSize = btScalar(1e6);  // the largest radius, half height, step height and skin
 constexpr int kMaxContacts = 64;              // contacts the recovery weighs
 
 bool finite(btScalar x) { return std::isfinite(x); }
 bool finite(const btVector3& v) { return finite(v.x()) && finite(v.y()) && finite(v.z()); }
+
+// The unit vector along v, whatever its magnitude (scaled first, so that no square overflows or
+// underflows); nothing for a zero or non-finite v.
+std::optional<btVector3> unitOf(const btVector3& v) {
+    if (!finite(v)) return std::nullopt;
+    const btScalar largest = std::max({std::abs(v.x()), std::abs(v.y()), std::abs(v.z())});
+    if (!(largest > 0)) return std::nullopt;
+    const btVector3 scaled = v / largest;
+    return scaled / scaled.length();
+}
 
 void require(bool ok, const char* what) {
     if (!ok) throw std::invalid_argument(std::string("analytic::CharacterController: ") + what);
@@ -268,8 +279,9 @@ CharacterController::Shape CharacterController::shapeOf(const btConvexShape* sha
     } else {
         require(false, "the shape must be a btSphereShape or a btCapsuleShape");
     }
-    require(dims.radius >= 0 && finite(dims.radius) && dims.halfHeight >= 0 && finite(dims.halfHeight),
-            "the shape's radius and half height must be finite and >= 0");
+    require(
+        dims.radius >= 0 && dims.radius <= kMaxSize && dims.halfHeight >= 0 && dims.halfHeight <= kMaxSize,
+        "the shape's radius and half height must be in [0, 1e6]");
     return dims;
 }
 
@@ -278,10 +290,11 @@ CharacterController::CharacterController(btCollisionObject* ghost, btConvexShape
     : ghost_(ghost), shape_(shape), pending_(std::make_unique<Pending>()) {
     require(ghost != nullptr, "the ghost object is null");
     dims_ = shapeOf(shape, "the shape is null");
-    require(stepHeight >= 0 && finite(stepHeight), "the step height must be finite and >= 0");
+    require(stepHeight >= 0 && stepHeight <= kMaxSize, "the step height must be in [0, 1e6]");
     stepHeight_ = stepHeight;
-    require(finite(up) && up.length2() > 0, "the up axis must be finite and not zero");
-    up_ = up.normalized();
+    const std::optional<btVector3> unit = unitOf(up);
+    require(unit.has_value(), "the up axis must be finite and not zero");
+    up_ = *unit;
     setMaxSlope(btRadians(45));
     ghost_->setCollisionShape(shape_);
     alignGhost();
@@ -362,8 +375,9 @@ bool CharacterController::onGround() const { return ground_.kind == GroundState:
 void CharacterController::setUpInterpolate(bool) {}
 
 void CharacterController::setUp(const btVector3& up) {
-    require(finite(up) && up.length2() > 0, "setUp: the up axis must be finite and not zero");
-    up_ = up.normalized();
+    const std::optional<btVector3> unit = unitOf(up);
+    require(unit.has_value(), "setUp: the up axis must be finite and not zero");
+    up_ = *unit;
     alignGhost();
 }
 
@@ -400,7 +414,7 @@ void CharacterController::setAngularDamping(btScalar damping) {
 }
 
 void CharacterController::setStepHeight(btScalar height) {
-    require(height >= 0 && finite(height), "setStepHeight: must be finite and >= 0");
+    require(height >= 0 && height <= kMaxSize, "setStepHeight: must be in [0, 1e6]");
     stepHeight_ = height;
 }
 
@@ -432,7 +446,7 @@ void CharacterController::setMaxPenetrationDepth(btScalar depth) {
 }
 
 void CharacterController::setContactOffset(btScalar offset) {
-    require(offset > 0 && finite(offset), "setContactOffset: must be finite and > 0");
+    require(offset > 0 && offset <= kMaxSize, "setContactOffset: must be in (0, 1e6]");
     skin_ = offset;
 }
 

@@ -237,6 +237,18 @@ TEST(CharacterController, HostileInputThrowsOrChangesNothing) {
     btSphereShape sphere(1);
     EXPECT_THROW(CharacterController(&ghost, &sphere, nan), std::invalid_argument);
     EXPECT_THROW(CharacterController(&ghost, &sphere, 0, btVector3(0, 0, 0)), std::invalid_argument);
+    // Fuzz findings: an up axis with one NaN among finite components, sizes whose sums overflow.
+    EXPECT_THROW(CharacterController(&ghost, &sphere, 0, btVector3(0, nan, -3)), std::invalid_argument);
+    EXPECT_THROW(character.setUp(btVector3(nan, 0, 1)), std::invalid_argument);
+    btSphereShape huge(btScalar(1e30));
+    EXPECT_THROW(CharacterController(&ghost, &huge, 0), std::invalid_argument);
+    EXPECT_THROW(character.setContactOffset(btScalar(1e30)), std::invalid_argument);
+    EXPECT_THROW(character.setStepHeight(btScalar(1e30)), std::invalid_argument);
+    // An up axis of any magnitude: tiny and huge components are a direction like any other.
+    CharacterController tiny(&ghost, &sphere, 0, btVector3(0, btScalar(1e-30), 0));
+    EXPECT_NEAR(tiny.getUp().y(), 1, 1e-6);
+    CharacterController large(&ghost, &sphere, 0, btVector3(0, 0, btScalar(1e30)));
+    EXPECT_NEAR(large.getUp().z(), 1, 1e-6);
     const btVector3 before = level.at(character);
     for (const btScalar dt : {btScalar(0), -btScalar(1), nan, inf}) {
         character.updateAction(&level.world(), dt);

@@ -79,10 +79,11 @@ public:
 // 6. finds its ground state, pushes the dynamic bodies it walked into, and calls the listener.
 // No move passes through anything: every move is an exact sweep that stops at the skin.
 //
-// Hostile input: setters given NaN or infinite values (or a negative step height, radius or speed limit)
-// throw std::invalid_argument and change nothing; an update with a time step that is zero, negative or
-// not finite moves nothing; displacements are limited to 1e6 a step; whatever the world holds, the
-// character's position stays finite.
+// Hostile input: setters given NaN or infinite values, a zero up axis, or sizes outside their ranges (a
+// radius, half height, step height or contact offset beyond [0, 1e6]) throw std::invalid_argument and
+// change nothing; an update with a time step that is zero, negative or not finite moves nothing;
+// displacements are limited to 1e6 a step; whatever the world holds, the character's position stays
+// finite. The listener must not throw.
 // Threads: one character's update reads the world and writes only its ghost; CharacterGroup updates many
 // on several threads, with the same result whatever the number of threads.
 class CharacterController : public btCharacterControllerInterface {
@@ -90,9 +91,9 @@ public:
     // As btKinematicCharacterController's: the ghost (the character's collision object; not owned), its
     // convex shape (the ghost's collision shape is set to it), the step height, and the up axis (Bullet's
     // default +X). The ghost is turned so the capsule's axis lies along up. Throws std::invalid_argument for
-    // a null ghost, a shape that is not a btSphereShape or btCapsuleShape, a radius or half height that is
-    // negative or not finite, a step height that is negative or not finite, or an up axis that is zero or
-    // not finite.
+    // a null ghost, a shape that is not a btSphereShape or btCapsuleShape, a radius or half height outside
+    // [0, 1e6], a step height outside [0, 1e6], or an up axis that is zero or not finite (any other
+    // magnitude is taken as its direction).
     CharacterController(btCollisionObject* ghost, btConvexShape* shape, btScalar stepHeight,
                         const btVector3& up = btVector3(1, 0, 0));
     ~CharacterController() override;
@@ -153,7 +154,7 @@ public:
     void setUseGhostSweepTest(bool) {}  // kept for the interface; no effect
 
     // ---- Added ----
-    // The contact offset kept from every surface along its normal (default 0.02, > 0).
+    // The contact offset kept from every surface along its normal (default 0.02, in (0, 1e6]).
     void setContactOffset(btScalar offset);
     btScalar getContactOffset() const { return skin_; }
     // The most force the character pushes dynamic bodies with (newtons, default 100; 0 pushes nothing).
