@@ -618,3 +618,124 @@ TEST(CharacterController, RefusesToGrowWhereThereIsNoRoom) {
 
 }  // namespace
 }  // namespace analytic::test
+
+namespace analytic::test {
+namespace {
+
+enum class RampKind { Box, Plane, Mesh, Heightfield, Hull };
+
+// A slope rising toward +x at `degrees` through the origin, as the given kind of shape, and the
+// character standing on it at x = -1 (on the slope's normal through that point).
+CharacterController& slopeLevel(CharacterLevel& level, RampKind kind, btScalar degrees) {
+    const btScalar a = btRadians(degrees), rise = std::tan(a);
+    const btVector3 normal(-std::sin(a), std::cos(a), 0);
+    switch (kind) {
+        case RampKind::Box:
+            level.addRamp(degrees, btVector3(0, 0, 0), btVector3(20, 1, 10));
+            break;
+        case RampKind::Plane:
+            level.addPlane(normal, 0);
+            break;
+        case RampKind::Mesh: {
+            std::vector<btVector3> corners;
+            CharacterLevel::addQuad(corners, btVector3(-10, -10 * rise, -10), btVector3(-10, -10 * rise, 10),
+                                    btVector3(10, 10 * rise, 10), btVector3(10, 10 * rise, -10));
+            level.addMesh(corners);
+            break;
+        }
+        case RampKind::Heightfield:
+            level.addHeightfield(40, btScalar(0.5), btVector3(0, 0, 0),
+                                 [&](int i, int) { return (btScalar(i) - 20) * btScalar(0.5) * rise; });
+            break;
+        case RampKind::Hull: {
+            // A wedge: its top face is the slope.
+            auto hull = std::make_unique<btConvexHullShape>();
+            for (const btScalar z : {btScalar(-10), btScalar(10)}) {
+                hull->addPoint(btVector3(-10, -10 * rise, z), false);
+                hull->addPoint(btVector3(10, 10 * rise, z), false);
+                hull->addPoint(btVector3(10, -10 * rise - 1, z), false);
+                hull->addPoint(btVector3(-10, -10 * rise - 1, z), false);
+            }
+            hull->recalcLocalAabb();
+            hull->setMargin(0);
+            level.addShape(std::move(hull), btTransform::getIdentity());
+            break;
+        }
+    }
+    const btVector3 foot(-1, -rise, 0);
+    return level.addSphereCharacter(kRadius, foot + normal * (kRadius + kSkin), 0);
+}
+
+TEST(CharacterController, TheSlopeLimitHoldsOnEveryShapeType) {
+    for (const RampKind kind :
+         {RampKind::Box, RampKind::Plane, RampKind::Mesh, RampKind::Heightfield, RampKind::Hull}) {
+        for (const btScalar degrees : {btScalar(44.5), btScalar(45.5)}) {
+            CharacterLevel level;
+            CharacterController& character = slopeLevel(level, kind, degrees);
+            const btScalar dt = btScalar(1) / 60;
+            const btScalar start = height(level, character);
+            character.setWalkDirection(btVector3(3 * dt, 0, 0));
+            for (int i = 0; i < 120; ++i)
+                level.step(dt);
+            const btScalar gained = height(level, character) - start;
+            if (degrees < 45) {
+                EXPECT_GT(gained, btScalar(4)) << int(kind) << " " << degrees;
+                EXPECT_TRUE(character.onGround()) << int(kind);
+            } else {
+                EXPECT_LT(gained, btScalar(1e-3)) << int(kind) << " " << degrees;
+                EXPECT_FALSE(character.onGround()) << int(kind);
+            }
+        }
+    }
+}
+
+// Down a 30 degree ramp onto the floor and back up: the vertical speed goes between the ramp's and 0
+// with no spike past either.
+TEST(CharacterController, NoVerticalSpikeAtARampToFloorTransition) {
+    CharacterLevel level;
+    level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+    // The ramp falls toward +x and meets the floor at x = 0.
+    const btScalar a = btRadians(30);
+    std::vector<btVector3> corners;
+    CharacterLevel::addQuad(corners, btVector3(-10, 10 * std::tan(a), -5),
+                            btVector3(-10, 10 * std::tan(a), 5), btVector3(0, 0, 5), btVector3(0, 0, -5));
+    level.addMesh(corners);
+    const btVector3 normal(std::sin(a), std::cos(a), 0);
+    CharacterController& character =
+        level.addSphereCharacter(kRadius, btVector3(-5, 5 * std::tan(a), 0) + normal * (kRadius + kSkin));
+    const btScalar dt = btScalar(1) / 60, speed = 4, slopeRate = speed * std::tan(a);
+    level.step(dt);
+    for (const btScalar direction : {btScalar(1), btScalar(-1)}) {
+        character.setWalkDirection(btVector3(direction * speed * dt, 0, 0));
+        btScalar previous = height(level, character);
+        for (int i = 0; i < 150; ++i) {
+            level.step(dt);
+            const btScalar rate = (height(level, character) - previous) / dt;
+            previous = height(level, character);
+            ASSERT_TRUE(character.onGround()) << direction << " " << i;
+            ASSERT_LE(rate * direction, btScalar(0.05)) << direction << " step " << i;
+            ASSERT_GE(rate * direction, -slopeRate - btScalar(0.05)) << direction << " step " << i;
+        }
+    }
+}
+
+// A kinematic wall moving into a standing character pushes it: never inside, however it comes.
+TEST(CharacterController, IsPushedOutByKinematicBodies) {
+    CharacterLevel level;
+    level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+    btRigidBody& wall = level.addBox(btVector3(btScalar(0.5), 1, 2), btTransform::getIdentity(), 0, true);
+    CharacterController& character = level.addSphereCharacter(kRadius, btVector3(1, kRadius + kSkin, 0));
+    const btScalar dt = btScalar(1) / 60;
+    for (int i = 1; i <= 120; ++i) {
+        const btTransform place(btQuaternion::getIdentity(), btVector3(-2 + btScalar(i) * 2 * dt, 1, 0));
+        wall.setWorldTransform(place);
+        level.step(dt);
+        const btScalar gap = level.at(character).x() - (place.getOrigin().x() + btScalar(0.5));
+        ASSERT_GE(gap, kRadius + btScalar(0.89) * kSkin) << i;
+        ASSERT_TRUE(character.onGround()) << i;
+    }
+    EXPECT_GT(level.at(character).x(), btScalar(2));
+}
+
+}  // namespace
+}  // namespace analytic::test

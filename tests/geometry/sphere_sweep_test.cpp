@@ -1706,5 +1706,25 @@ TYPED_TEST(SphereSweepTest, InvalidInputNeverHitsNorGivesNaN) {
     EXPECT_FALSE(sweepSpherePlane(path, T(1), Plane<T>{Vec3<T>(0), T(0)}));
 }
 
+// A sphere overlapping a triangle's face by a rounding (3.3e-8 in exact arithmetic) whose computed height
+// is a rounding above its radius: moving into the face, it touches at the start. Its lowest point lay a
+// rounding past the plane, so the face's ray from there missed the face, the edges were far, and the sweep
+// reported nothing: a character walking up a ramp fell through it.
+TEST(SphereSweepTriangle, ARoundingOverlapMovingIntoTheFaceTouchesAtTheStart) {
+    const float a = 30.0f * 3.14159265358979323846f / 180.0f;
+    const Triangle<float> ramp{Vec3<float>(-10, 10 * std::tan(a), -5), Vec3<float>(0, 0, 5),
+                               Vec3<float>(0, 0, -5)};
+    const Vec3<float> center(-0.106667697f, 0.431088775f, 0);
+    const float radius = 0.3f + 0.02f;
+    for (const float drop : {0.02f, 0.0f}) {
+        const auto hit =
+            sweepSphereTriangle(RayPath<float>{center, Vec3<float>(0, -drop, 0), 1}, radius, ramp);
+        ASSERT_TRUE(hit) << drop;
+        EXPECT_EQ(hit->t, 0.0f);
+        EXPECT_NEAR(hit->normal.x, 0.5f, 1e-6f);
+        EXPECT_NEAR(hit->normal.y, std::sqrt(3.0f) / 2, 1e-6f);
+    }
+}
+
 }  // namespace
 }  // namespace analytic

@@ -116,6 +116,11 @@ public:
                                                        center + btVector3(0, (low + high) / 2, 0)));
     }
 
+    // Any static shape, placed in level coordinates.
+    btCollisionObject& addShape(std::unique_ptr<btCollisionShape> shape, const btTransform& local) {
+        return addStatic(std::move(shape), local);
+    }
+
     // A character (sphere or capsule) with its bottom at `feet` (level coordinates), up the level's up.
     CharacterController& addCharacter(std::unique_ptr<btConvexShape> shape, const btVector3& center,
                                       btScalar stepHeight = btScalar(0.35), bool inWorld = true) {

@@ -466,7 +466,10 @@ std::optional<SphereSweepHit<T>> sweepSphereTriangle(const RayPath<T>& path, T r
         if (culling == FaceCulling::BackFaces && (signedDistance < T(0) || normalSpeed > T(0)))
             return std::nullopt;
         const T height = std::abs(signedDistance);
-        if (height <= radius) {
+        // The height's rounding: a sphere whose computed height is a rounding above the radius may touch
+        // the face, and its lowest point, a rounding past the plane, would then miss the face it moves into.
+        const T scale = maxAbsComponent(path.origin - target.a) + radius;
+        if (height <= radius + 8 * unitRoundoff<T> * scale) {
             if (const std::optional<Contact<T>> contact = contactAtStart()) return hitAtStart(*contact);
             // Tangent within rounding, where the static contact's own rounding finds the sphere clear: over
             // the face, the sphere touches it at its start (the edges would give a later, wrong contact).
