@@ -293,9 +293,12 @@ template <class T, class Model> void checkCase(const Motion<T>& motion, const Mo
     }
 }
 
+// The boxes' and polyhedra's references cost more (their edges' distances at every step of the root's
+// search): fewer of those.
 constexpr int randomCases = 20000 / test::kCaseDivisor;
+constexpr int solidCases = 8000 / test::kCaseDivisor;
 
-template <class T> void report(const char* target, const Stats& stats) {
+template <class T> void report(const char* target, const Stats& stats, int count) {
     std::printf(
         "  %s<%s>: %ld cases, %ld hits (%ld at t = 0), %ld misses, %ld in the tangency band (skipped)\n",
         target, sizeof(T) == sizeof(float) ? "float" : "double", stats.cases, stats.hits, stats.startContacts,
@@ -306,7 +309,7 @@ template <class T> void report(const char* target, const Stats& stats) {
         double(stats.residual), double(stats.timeTimesApproach), double(stats.point), double(stats.normal),
         stats.timeOverLength);
     EXPECT_EQ(stats.mismatches, 0);
-    EXPECT_EQ(stats.cases, randomCases);
+    EXPECT_EQ(stats.cases, count);
     EXPECT_LT(stats.ambiguous, stats.cases / 50) << "the tangency band holds too many cases";
     EXPECT_GT(stats.hits, stats.cases / 5);
     EXPECT_GT(stats.misses, stats.cases / 10);
@@ -314,12 +317,12 @@ template <class T> void report(const char* target, const Stats& stats) {
 }
 
 // makeTarget(random, placement) returns {target, model, magnitude}; sweep(path, halfAxis, radius, target).
-template <class T, class MakeTarget, class Sweep> void checkRandomSweeps(const char* name, std::uint64_t seed,
-                                                                         const MakeTarget& makeTarget,
-                                                                         const Sweep& sweep) {
+template <class T, class MakeTarget, class Sweep>
+void checkRandomSweeps(const char* name, std::uint64_t seed, const MakeTarget& makeTarget, const Sweep& sweep,
+                       int count = randomCases) {
     Random random(seed);
     Stats stats;
-    for (int i = 0; i < randomCases && !::testing::Test::HasFailure(); ++i) {
+    for (int i = 0; i < count && !::testing::Test::HasFailure(); ++i) {
         const Placement placement = randomPlacement(random);
         const auto [target, model, targetMagnitude] = makeTarget(random, placement);
         const Motion<T> motion = randomMotion<T>(random, placement);
@@ -333,7 +336,7 @@ template <class T, class MakeTarget, class Sweep> void checkRandomSweeps(const c
                           << test::text(motion.halfAxis) << ", radius " << test::text(motion.radius);
         }
     }
-    report<T>(name, stats);
+    report<T>(name, stats, count);
 }
 
 template <class T> struct Target {
@@ -377,6 +380,92 @@ template <class T> struct Target {
     }
 };
 
+// A convex polyhedron (a cube, a tetrahedron or an octahedron: corners and counter-clockwise faces),
+// scaled per axis, rotated and placed; its planes rounded to T from its rounded corners.
+template <class T> struct Solid {
+    std::vector<Vec3<T>> vertices;
+    std::vector<std::vector<int>> faces;
+    std::vector<Plane<T>> planes;
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    ConvexPolyhedron<T> view() const { return {planes, vertices, edges}; }
+};
+
+template <class T> Solid<T> randomSolid(Random& random, const Placement& placement) {
+    static const std::vector<Vec3<double>> cube{{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                                {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+    static const std::vector<std::vector<int>> cubeFaces{{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
+                                                         {2, 3, 7, 6}, {1, 2, 6, 5}, {0, 4, 7, 3}};
+    static const std::vector<Vec3<double>> tetrahedron{{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+    static const std::vector<std::vector<int>> tetrahedronFaces{{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    static const std::vector<Vec3<double>> octahedron{{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                                      {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    static const std::vector<std::vector<int>> octahedronFaces{{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
+                                                               {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+    const int kind = int(random.uniform(0, 3));
+    const auto& corners = kind == 0 ? cube : kind == 1 ? tetrahedron : octahedron;
+    const auto& faces = kind == 0 ? cubeFaces : kind == 1 ? tetrahedronFaces : octahedronFaces;
+    const Mat3<double> rotation = random.rotation<double>();
+    const double s = placement.scale;
+    const Vec3<double> size(s * random.logUniform(0.1, 1), s * random.logUniform(0.1, 1),
+                            s * random.logUniform(0.1, 1));
+    Solid<T> solid;
+    for (const Vec3<double>& corner : corners)
+        solid.vertices.push_back(Vec3<T>(rotation * (corner * size) + placement.center));
+    solid.faces = faces;
+    for (const auto& face : faces) {
+        const RealVec3 a = widen(solid.vertices[std::size_t(face[0])]),
+                       b = widen(solid.vertices[std::size_t(face[1])]),
+                       c = widen(solid.vertices[std::size_t(face[2])]);
+        const RealVec3 n = glm::normalize(glm::cross(b - a, c - a));
+        Real offset = glm::dot(n, a);
+        for (const int v : face)
+            offset = std::max(offset, glm::dot(n, widen(solid.vertices[std::size_t(v)])));
+        solid.planes.push_back({Vec3<T>(n), T(offset)});
+        for (std::size_t k = 0; k < face.size(); ++k) {
+            auto e = std::array<std::uint32_t, 2>{std::uint32_t(face[k]),
+                                                  std::uint32_t(face[(k + 1) % face.size()])};
+            if (e[0] > e[1]) std::swap(e[0], e[1]);
+            if (std::find(solid.edges.begin(), solid.edges.end(), e) == solid.edges.end())
+                solid.edges.push_back(e);
+        }
+    }
+    return solid;
+}
+
+// The solid's model from its rounded corners: planes through its faces, the distance to its faces'
+// triangles outside (0 inside).
+template <class T> auto solidModelOf(const Solid<T>& solid) {
+    std::vector<RealVec3> corners;
+    for (const Vec3<T>& v : solid.vertices)
+        corners.push_back(widen(v));
+    std::vector<std::pair<RealVec3, Real>> planes;
+    std::vector<std::array<RealVec3, 3>> triangles;
+    for (const auto& face : solid.faces) {
+        const RealVec3 a = corners[std::size_t(face[0])], b = corners[std::size_t(face[1])],
+                       c = corners[std::size_t(face[2])];
+        const RealVec3 n = glm::normalize(glm::cross(b - a, c - a));
+        Real offset = glm::dot(n, a);
+        for (const int v : face)
+            offset = std::max(offset, glm::dot(n, corners[std::size_t(v)]));
+        planes.push_back({n, offset});
+        for (std::size_t k = 1; k + 1 < face.size(); ++k)
+            triangles.push_back({a, corners[std::size_t(face[k])], corners[std::size_t(face[k + 1])]});
+    }
+    std::vector<std::pair<RealVec3, RealVec3>> edges;
+    for (const auto& e : solid.edges)
+        edges.push_back({corners[e[0]], corners[e[1]]});
+    return solidModel(planes, std::move(edges), [=](const RealVec3& p) {
+        bool inside = true;
+        for (const auto& [n, offset] : planes)
+            inside = inside && glm::dot(n, p) <= offset;
+        if (inside) return Real(0);
+        Real best = std::numeric_limits<Real>::infinity();
+        for (const auto& [a, b, c] : triangles)
+            best = std::min(best, reference::distancePointTriangle(p, a, b, c));
+        return best;
+    });
+}
+
 template <class T> class CapsuleSweepTest : public ::testing::Test {};
 TYPED_TEST_SUITE(CapsuleSweepTest, test::Scalars);
 
@@ -406,7 +495,382 @@ TYPED_TEST(CapsuleSweepTest, RandomAgainstTriangles) {
 
 TYPED_TEST(CapsuleSweepTest, RandomAgainstOrientedBoxes) {
     using T = TypeParam;
-    checkRandomSweeps<T>("obb", 35, Target<T>::obb, [](auto&&... a) { return sweepCapsuleObb(a...); });
+    checkRandomSweeps<T>(
+        "obb", 35, Target<T>::obb, [](auto&&... a) { return sweepCapsuleObb(a...); }, solidCases);
+}
+
+TYPED_TEST(CapsuleSweepTest, RandomAgainstConvexPolyhedra) {
+    using T = TypeParam;
+    std::vector<Solid<T>> solids;  // kept: the views point into them
+    checkRandomSweeps<T>(
+        "polyhedron", 36,
+        [&](Random& random, const Placement& placement) {
+            solids.push_back(randomSolid<T>(random, placement));
+            const Solid<T>& solid = solids.back();
+            Real magnitude = 0;
+            for (const Vec3<T>& v : solid.vertices)
+                magnitude = std::max(magnitude, maxAbs(v));
+            return std::tuple{solid.view(), solidModelOf(solid), magnitude};
+        },
+        [](auto&&... a) { return sweepCapsuleConvexPolyhedron(a...); }, solidCases);
+}
+
+// A zero half axis is a sphere: the sphere sweep's answer, to the last bit.
+template <class T, class A, class B>
+void expectSame(const std::optional<SphereSweepHit<T>>& capsule, const B& sphere) {
+    ASSERT_EQ(capsule.has_value(), sphere.has_value());
+    if (!capsule) return;
+    EXPECT_EQ(capsule->t, sphere->t);
+    EXPECT_EQ(capsule->point, sphere->point);
+    EXPECT_EQ(capsule->normal, sphere->normal);
+    EXPECT_EQ(capsule->startsInContact, sphere->startsInContact);
+}
+
+TYPED_TEST(CapsuleSweepTest, ZeroAxisIsTheSphereSweep) {
+    using T = TypeParam;
+    Random random(37);
+    for (int i = 0; i < 2000 / test::kCaseDivisor && !::testing::Test::HasFailure(); ++i) {
+        const Placement placement = randomPlacement(random);
+        const Motion<T> motion = randomMotion<T>(random, placement);
+        const RayPath<T>& path = motion.path;
+        const T r = motion.radius;
+        const Vec3<T> zero(0);
+        const auto sphere = std::get<0>(Target<T>::sphere(random, placement));
+        expectSame<T, void>(sweepCapsuleSphere(path, zero, r, sphere), sweepSphereSphere(path, r, sphere));
+        const auto capsule = std::get<0>(Target<T>::capsule(random, placement));
+        expectSame<T, void>(sweepCapsuleCapsule(path, zero, r, capsule),
+                            sweepSphereCapsule(path, r, capsule));
+        const auto plane = std::get<0>(Target<T>::halfSpace(random, placement));
+        expectSame<T, void>(sweepCapsulePlane(path, zero, r, plane), sweepSpherePlane(path, r, plane));
+        const auto triangle = std::get<0>(Target<T>::triangle(random, placement));
+        expectSame<T, void>(sweepCapsuleTriangle(path, zero, r, triangle),
+                            sweepSphereTriangle(path, r, triangle));
+        const auto box = std::get<0>(Target<T>::obb(random, placement));
+        expectSame<T, void>(sweepCapsuleObb(path, zero, r, box), sweepSphereObb(path, r, box));
+        const Solid<T> solid = randomSolid<T>(random, placement);
+        expectSame<T, void>(sweepCapsuleConvexPolyhedron(path, zero, r, solid.view()),
+                            sweepSphereConvexPolyhedron(path, r, solid.view()));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The character controller's cases.
+
+template <class T> Obb<T> unitBox() { return {Vec3<T>(0), Mat3<T>(T(1)), Vec3<T>(1)}; }
+
+template <class T> ConvexPolyhedron<T> cubeView(std::vector<Plane<T>>& planes, std::vector<Vec3<T>>& vertices,
+                                                std::vector<std::array<std::uint32_t, 2>>& edges) {
+    planes.clear(), vertices.clear(), edges.clear();
+    for (int axis = 0; axis < 3; ++axis)
+        for (const T side : {T(1), T(-1)}) {
+            Vec3<T> normal(0);
+            normal[axis] = side;
+            planes.push_back({normal, T(1)});
+        }
+    for (std::uint32_t v = 0; v < 8; ++v)
+        vertices.push_back(Vec3<T>(v & 1 ? 1 : -1, v & 2 ? 1 : -1, v & 4 ? 1 : -1));
+    for (std::uint32_t v = 0; v < 8; ++v)
+        for (const std::uint32_t bit : {1u, 2u, 4u})
+            if (!(v & bit)) edges.push_back({v, v | bit});
+    return {planes, vertices, edges};
+}
+
+template <class T> void expectNear(const Vec3<T>& actual, const Vec3<T>& expected, double tolerance) {
+    EXPECT_NEAR(double(actual.x), double(expected.x), tolerance);
+    EXPECT_NEAR(double(actual.y), double(expected.y), tolerance);
+    EXPECT_NEAR(double(actual.z), double(expected.z), tolerance);
+}
+
+// An upright capsule (half axis 1 up, radius 0.5) falling 10 from a centre at height h lands with its
+// lower end's sphere on the target's top at height 0: t = (h - 1.5) / 10, the normal up, the point below.
+template <class T>
+void expectUprightLanding(const std::optional<SphereSweepHit<T>>& hit, T top, double scale) {
+    const double u = double(unitRoundoff<T>);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_NEAR(double(hit->t), (5.0 - 1.5) / 10, 64 * u);
+    EXPECT_FALSE(hit->startsInContact);
+    expectNear(hit->normal, Vec3<T>(0, 1, 0), 8 * u);
+    EXPECT_NEAR(double(hit->point.y), double(top), 64 * u * scale);
+    EXPECT_LE(std::abs(double(hit->point.x)), 64 * u * scale);
+    EXPECT_LE(std::abs(double(hit->point.z)), 64 * u * scale);
+}
+
+TYPED_TEST(CapsuleSweepTest, UprightCapsuleLandsFlat) {
+    using T = TypeParam;
+    for (const double scale : {1e-4, 1.0, 1e6}) {
+        SCOPED_TRACE(scale);
+        const T s = T(scale);
+        const RayPath<T> fall{Vec3<T>(0, 5 * s, 0), Vec3<T>(0, -10 * s, 0), T(1)};
+        const Vec3<T> up(0, s, 0);
+        const T r = T(0.5) * s;
+        expectUprightLanding(
+            sweepCapsuleTriangle(
+                fall, up, r,
+                Triangle<T>{Vec3<T>(-3 * s, 0, -3 * s), Vec3<T>(0, 0, 3 * s), Vec3<T>(3 * s, 0, -3 * s)}),
+            T(0), scale);
+        expectUprightLanding(sweepCapsulePlane(fall, up, r, Plane<T>{Vec3<T>(0, 1, 0), T(0)}), T(0), scale);
+        const Obb<T> slab{Vec3<T>(0, -s, 0), Mat3<T>(T(1)), Vec3<T>(3 * s, s, 3 * s)};
+        expectUprightLanding(sweepCapsuleObb(fall, up, r, slab), T(0), scale);
+        // A tilted path lands at the same height: the centre's fall decides.
+        const RayPath<T> slanted{Vec3<T>(-s, 5 * s, 0), Vec3<T>(2 * s, -10 * s, 0), T(1)};
+        const auto hit = sweepCapsuleObb(slanted, up, r, slab);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_NEAR(double(hit->t), 0.35, 64 * double(unitRoundoff<T>));
+        expectNear(hit->normal, Vec3<T>(0, 1, 0), 8 * double(unitRoundoff<T>));
+        std::vector<Plane<T>> planes;
+        std::vector<Vec3<T>> vertices;
+        std::vector<std::array<std::uint32_t, 2>> edges;
+        ConvexPolyhedron<T> cube = cubeView(planes, vertices, edges);
+        for (Plane<T>& plane : planes)
+            plane.offset *= s;
+        for (Vec3<T>& v : vertices)
+            v = v * s - Vec3<T>(0, s, 0);
+        for (Plane<T>& plane : planes)
+            plane.offset -= plane.normal.y * s;
+        cube = {planes, vertices, edges};
+        const auto onCube = sweepCapsuleConvexPolyhedron(fall, up, r, cube);
+        ASSERT_TRUE(onCube.has_value());
+        EXPECT_NEAR(double(onCube->t), 0.35, 64 * double(unitRoundoff<T>));
+        expectNear(onCube->normal, Vec3<T>(0, 1, 0), 8 * double(unitRoundoff<T>));
+    }
+}
+
+// Moving horizontally into a box's edge parallel to the capsule's axis: the side of the capsule meets the
+// edge; t from the distance to the edge's line, the normal across it.
+TYPED_TEST(CapsuleSweepTest, SideMeetsAnEdgeAlongTheAxis) {
+    using T = TypeParam;
+    const double u = double(unitRoundoff<T>);
+    const RayPath<T> path{Vec3<T>(3, 0, 3), Vec3<T>(-4, 0, -4), T(1)};
+    const Vec3<T> up(0, T(0.5), 0);
+    const T r = T(0.25);
+    const double expectedT = (2 * std::sqrt(2.0) - 0.25) / (4 * std::sqrt(2.0));
+    const auto hit = sweepCapsuleObb(path, up, r, unitBox<T>());
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_NEAR(double(hit->t), expectedT, 16 * u);
+    expectNear(hit->normal, Vec3<T>(T(std::sqrt(0.5)), 0, T(std::sqrt(0.5))), 16 * u);
+    EXPECT_NEAR(double(hit->point.x), 1, 16 * u);
+    EXPECT_NEAR(double(hit->point.z), 1, 16 * u);
+    EXPECT_LE(std::abs(double(hit->point.y)), 0.5 + 16 * u);
+    // The same edge as a capsule of radius 0 and as the triangle's edge.
+    const auto onSegment =
+        sweepCapsuleCapsule(path, up, r, Capsule<T>{Vec3<T>(1, -1, 1), Vec3<T>(1, 1, 1), T(0)});
+    ASSERT_TRUE(onSegment.has_value());
+    EXPECT_NEAR(double(onSegment->t), expectedT, 16 * u);
+    const auto onTriangle = sweepCapsuleTriangle(
+        path, up, r, Triangle<T>{Vec3<T>(1, -1, 1), Vec3<T>(1, 1, 1), Vec3<T>(-1, 0, -1)});
+    ASSERT_TRUE(onTriangle.has_value());
+    EXPECT_NEAR(double(onTriangle->t), expectedT, 16 * u);
+    // A segment of the same line met crosswise by a tilted capsule: the parallelogram's face.
+    const Vec3<T> tilted(T(0.5), 0, T(-0.5));
+    const auto crossing =
+        sweepCapsuleCapsule(path, tilted, r, Capsule<T>{Vec3<T>(1, -1, 1), Vec3<T>(1, 1, 1), T(0)});
+    ASSERT_TRUE(crossing.has_value());
+    EXPECT_NEAR(double(crossing->t), expectedT, 16 * u);
+    expectNear(crossing->normal, Vec3<T>(T(std::sqrt(0.5)), 0, T(std::sqrt(0.5))), 16 * u);
+}
+
+// A capsule lying on a face at exactly its radius and sliding along it: in contact at the start, the
+// normal perpendicular to the motion (callers let it slide).
+TYPED_TEST(CapsuleSweepTest, SlidingAlongAFaceAtTheRadius) {
+    using T = TypeParam;
+    const RayPath<T> slide{Vec3<T>(0, T(1.5), 0), Vec3<T>(T(0.5), 0, T(0.25)), T(1)};
+    const Vec3<T> lying(T(0.5), 0, 0);
+    const T r = T(0.5);
+    std::vector<Plane<T>> planes;
+    std::vector<Vec3<T>> vertices;
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    const ConvexPolyhedron<T> cube = cubeView(planes, vertices, edges);
+    const std::optional<SphereSweepHit<T>> hits[] = {
+        sweepCapsuleObb(slide, lying, r, unitBox<T>()), sweepCapsuleConvexPolyhedron(slide, lying, r, cube),
+        sweepCapsuleTriangle(slide, lying, r,
+                             Triangle<T>{Vec3<T>(-3, 1, -3), Vec3<T>(0, 1, 3), Vec3<T>(3, 1, -3)}),
+        sweepCapsulePlane(slide, lying, r, Plane<T>{Vec3<T>(0, 1, 0), T(1)}),
+        sweepCapsuleCapsule(slide, lying, r,
+                            Capsule<T>{Vec3<T>(-3, T(0.5), 0), Vec3<T>(3, T(0.5), 0), T(0.5)})};
+    for (const auto& hit : hits) {
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_EQ(hit->t, T(0));
+        EXPECT_TRUE(hit->startsInContact);
+        expectNear(hit->normal, Vec3<T>(0, 1, 0), 8 * double(unitRoundoff<T>));
+        EXPECT_NEAR(double(glm::dot(hit->normal, slide.direction)), 0, 8 * double(unitRoundoff<T>));
+    }
+}
+
+// Inside, touching and moving away, at rest.
+TYPED_TEST(CapsuleSweepTest, StartsInContact) {
+    using T = TypeParam;
+    const Vec3<T> up(0, 1, 0);
+    const T r = T(0.5);
+    // The centre inside the box, moving either way: t = 0, a unit normal, a point on the box.
+    for (const Vec3<T>& direction : {Vec3<T>(1, 0, 0), Vec3<T>(0, -1, 0), Vec3<T>(0)}) {
+        const RayPath<T> path{Vec3<T>(T(0.75), T(0.25), 0), direction, T(1)};
+        const auto inBox = sweepCapsuleObb(path, up, r, unitBox<T>());
+        ASSERT_TRUE(inBox.has_value());
+        EXPECT_TRUE(inBox->startsInContact);
+        EXPECT_EQ(inBox->t, T(0));
+        expectNear(inBox->normal, Vec3<T>(1, 0, 0), 8 * double(unitRoundoff<T>));
+        EXPECT_NEAR(double(inBox->point.x), 1, 8 * double(unitRoundoff<T>));
+        std::vector<Plane<T>> planes;
+        std::vector<Vec3<T>> vertices;
+        std::vector<std::array<std::uint32_t, 2>> edges;
+        const auto inCube = sweepCapsuleConvexPolyhedron(path, up, r, cubeView(planes, vertices, edges));
+        ASSERT_TRUE(inCube.has_value());
+        EXPECT_TRUE(inCube->startsInContact);
+        expectNear(inCube->normal, Vec3<T>(1, 0, 0), 8 * double(unitRoundoff<T>));
+        EXPECT_NEAR(double(inCube->point.x), 1, 8 * double(unitRoundoff<T>));
+        const auto crossing =
+            sweepCapsuleCapsule(path, up, r, Capsule<T>{Vec3<T>(0, 0, -1), Vec3<T>(0, 0, 1), T(1)});
+        ASSERT_TRUE(crossing.has_value());
+        EXPECT_TRUE(crossing->startsInContact);
+        EXPECT_NEAR(double(glm::length(crossing->normal)), 1, 8 * double(unitRoundoff<T>));
+    }
+    // Touching a sphere from above and moving away: still t = 0 (callers filter by the normal).
+    const RayPath<T> away{Vec3<T>(0, T(2.5), 0), Vec3<T>(0, 1, 0), T(1)};
+    const auto touching = sweepCapsuleSphere(away, up, r, Sphere<T>{Vec3<T>(0), T(1)});
+    ASSERT_TRUE(touching.has_value());
+    EXPECT_TRUE(touching->startsInContact);
+    expectNear(touching->normal, Vec3<T>(0, 1, 0), 8 * double(unitRoundoff<T>));
+    expectNear(touching->point, Vec3<T>(0, 1, 0), 8 * double(unitRoundoff<T>));
+    EXPECT_GE(glm::dot(touching->normal, away.direction), T(0));
+    // At rest and apart: no hit; at rest and touching: t = 0.
+    const RayPath<T> apart{Vec3<T>(0, 3, 0), Vec3<T>(0), T(1)};
+    EXPECT_FALSE(sweepCapsuleSphere(apart, up, r, Sphere<T>{Vec3<T>(0), T(1)}).has_value());
+    EXPECT_FALSE(sweepCapsuleObb(apart, up, r, unitBox<T>()).has_value());
+    EXPECT_FALSE(sweepCapsuleTriangle(apart, up, r,
+                                      Triangle<T>{Vec3<T>(-1, 0, -1), Vec3<T>(0, 0, 1), Vec3<T>(1, 0, -1)})
+                     .has_value());
+    const RayPath<T> resting{Vec3<T>(0, T(2.5), 0), Vec3<T>(0), T(1)};
+    const auto rest = sweepCapsuleObb(resting, up, r, unitBox<T>());
+    ASSERT_TRUE(rest.has_value());
+    EXPECT_TRUE(rest->startsInContact);
+}
+
+// Degenerate triangles are met at their edges: a segment triangle as a capsule of radius 0 around its
+// span, a point triangle as a sphere of radius 0.
+TYPED_TEST(CapsuleSweepTest, DegenerateTrianglesAreMetAtTheirEdges) {
+    using T = TypeParam;
+    Random random(38);
+    for (int i = 0; i < 2000 / test::kCaseDivisor && !::testing::Test::HasFailure(); ++i) {
+        const Placement placement = randomPlacement(random);
+        const Motion<T> motion = randomMotion<T>(random, placement);
+        const double s = placement.scale;
+        const Vec3<double> a = placement.center + random.point<double>(s),
+                           b = placement.center + random.point<double>(s);
+        const Vec3<T> ta(a), tb(b);
+        const Vec3<T> middle = ta + (tb - ta) * T(0.5);  // not exactly on the line in T: still degenerate
+        const auto onLine =
+            sweepCapsuleTriangle(motion.path, motion.halfAxis, motion.radius, Triangle<T>{ta, tb, middle});
+        const auto onSegment =
+            sweepCapsuleCapsule(motion.path, motion.halfAxis, motion.radius, Capsule<T>{ta, tb, T(0)});
+        ASSERT_EQ(onLine.has_value(), onSegment.has_value()) << i;
+        if (onLine) {
+            const Real tolerance =
+                64 * Real(unitRoundoff<T>) *
+                std::max({maxAbs(motion.path.origin), maxAbs(motion.path.direction) * Real(motion.path.maxT),
+                          maxAbs(ta), maxAbs(tb)});
+            // The same contact within the rounding of the time (the two decompositions differ).
+            const Real speed = glm::length(widen(motion.path.direction));
+            EXPECT_LE(std::abs(Real(onLine->t) - Real(onSegment->t)) * speed, 1e3 * tolerance) << i;
+            EXPECT_EQ(onLine->startsInContact, onSegment->startsInContact);
+        }
+        const auto onPoint =
+            sweepCapsuleTriangle(motion.path, motion.halfAxis, motion.radius, Triangle<T>{ta, ta, ta});
+        const auto onSphere =
+            sweepCapsuleSphere(motion.path, motion.halfAxis, motion.radius, Sphere<T>{ta, T(0)});
+        ASSERT_EQ(onPoint.has_value(), onSphere.has_value()) << i;
+        if (onPoint) {
+            EXPECT_EQ(onPoint->startsInContact, onSphere->startsInContact);
+        }
+    }
+}
+
+// Hostile input: NaN, infinities, negative sizes give no hit; subnormal and huge values no NaN.
+TYPED_TEST(CapsuleSweepTest, HostileInput) {
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    const T tiny = std::numeric_limits<T>::denorm_min(), huge = std::numeric_limits<T>::max();
+    const RayPath<T> path{Vec3<T>(0, 5, 0), Vec3<T>(0, -10, 0), T(1)};
+    const Vec3<T> up(0, 1, 0);
+    const T r = T(0.5);
+    const Sphere<T> sphere{Vec3<T>(0), T(1)};
+    const Capsule<T> capsule{Vec3<T>(-1, 0, 0), Vec3<T>(1, 0, 0), T(0.5)};
+    const Plane<T> plane{Vec3<T>(0, 1, 0), T(0)};
+    const Triangle<T> triangle{Vec3<T>(-1, 0, -1), Vec3<T>(0, 0, 1), Vec3<T>(1, 0, -1)};
+    const Obb<T> box = unitBox<T>();
+    std::vector<Plane<T>> planes;
+    std::vector<Vec3<T>> vertices;
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    const ConvexPolyhedron<T> cube = cubeView(planes, vertices, edges);
+    const auto all = [&](const RayPath<T>& p, const Vec3<T>& h, T radius) {
+        return std::array{
+            sweepCapsuleSphere(p, h, radius, sphere), sweepCapsuleCapsule(p, h, radius, capsule),
+            sweepCapsulePlane(p, h, radius, plane),   sweepCapsuleTriangle(p, h, radius, triangle),
+            sweepCapsuleObb(p, h, radius, box),       sweepCapsuleConvexPolyhedron(p, h, radius, cube)};
+    };
+    // The valid case hits every target.
+    for (const auto& hit : all(path, up, r))
+        EXPECT_TRUE(hit.has_value());
+    for (const T bad : {nan, inf, -inf}) {
+        for (int k = 0; k < 3; ++k) {
+            RayPath<T> p = path;
+            p.origin[k] = bad;
+            for (const auto& hit : all(p, up, r))
+                EXPECT_FALSE(hit.has_value());
+            p = path;
+            p.direction[k] = bad;
+            for (const auto& hit : all(p, up, r))
+                EXPECT_FALSE(hit.has_value());
+            Vec3<T> h = up;
+            h[k] = bad;
+            for (const auto& hit : all(path, h, r))
+                EXPECT_FALSE(hit.has_value());
+        }
+        for (const auto& hit : all(path, up, bad))
+            EXPECT_FALSE(hit.has_value());
+        if (bad != inf) {
+            for (const auto& hit : all(RayPath<T>{path.origin, path.direction, bad}, up, r))
+                EXPECT_FALSE(hit.has_value());
+        }
+    }
+    for (const auto& hit : all(path, up, -r))
+        EXPECT_FALSE(hit.has_value());
+    for (const auto& hit : all(RayPath<T>{path.origin, path.direction, T(-1)}, up, r))
+        EXPECT_FALSE(hit.has_value());
+    // Bad targets.
+    EXPECT_FALSE(sweepCapsuleSphere(path, up, r, Sphere<T>{Vec3<T>(0), T(-1)}).has_value());
+    EXPECT_FALSE(sweepCapsuleSphere(path, up, r, Sphere<T>{Vec3<T>(nan), T(1)}).has_value());
+    EXPECT_FALSE(sweepCapsuleCapsule(path, up, r, Capsule<T>{Vec3<T>(0), Vec3<T>(1), T(-1)}).has_value());
+    EXPECT_FALSE(sweepCapsuleCapsule(path, up, r, Capsule<T>{Vec3<T>(0), Vec3<T>(inf), T(1)}).has_value());
+    EXPECT_FALSE(sweepCapsulePlane(path, up, r, Plane<T>{Vec3<T>(0, 2, 0), T(0)}).has_value());
+    EXPECT_FALSE(sweepCapsulePlane(path, up, r, Plane<T>{Vec3<T>(0, 1, 0), nan}).has_value());
+    EXPECT_FALSE(
+        sweepCapsuleTriangle(path, up, r, Triangle<T>{Vec3<T>(nan), triangle.b, triangle.c}).has_value());
+    EXPECT_FALSE(
+        sweepCapsuleObb(path, up, r, Obb<T>{Vec3<T>(0), Mat3<T>(T(1)), Vec3<T>(1, -1, 1)}).has_value());
+    EXPECT_FALSE(sweepCapsuleObb(path, up, r, Obb<T>{Vec3<T>(0), Mat3<T>(nan), Vec3<T>(1)}).has_value());
+    const std::array<std::uint32_t, 2> outOfRange{0, 99};
+    EXPECT_FALSE(
+        sweepCapsuleConvexPolyhedron(path, up, r, ConvexPolyhedron<T>{planes, vertices, {&outOfRange, 1}})
+            .has_value());
+    EXPECT_FALSE(
+        sweepCapsuleConvexPolyhedron(path, up, r, ConvexPolyhedron<T>{{}, vertices, edges}).has_value());
+    // An axis whose ends overflow.
+    for (const auto& hit : all(RayPath<T>{Vec3<T>(huge, 0, 0), path.direction, T(1)}, Vec3<T>(huge, 0, 0), r))
+        EXPECT_FALSE(hit.has_value());
+    // Subnormal and huge values: whatever comes out is finite, a unit normal.
+    for (const T odd : {tiny, -tiny, huge, -huge, T(1e-30), T(1e30)}) {
+        const std::array<std::pair<RayPath<T>, std::pair<Vec3<T>, T>>, 4> cases{
+            {{path, {Vec3<T>(odd, 0, 0), r}},
+             {RayPath<T>{path.origin, Vec3<T>(odd, -odd, 0), T(1)}, {up, r}},
+             {path, {up, odd > T(0) ? odd : T(0)}},
+             {RayPath<T>{Vec3<T>(odd, odd, odd), path.direction, inf}, {up, r}}}};
+        for (const auto& [p, shape] : cases)
+            for (const auto& hit : all(p, shape.first, shape.second))
+                if (hit) {
+                    EXPECT_TRUE(isFinite(hit->point) && std::isfinite(hit->t));
+                    EXPECT_NEAR(double(glm::length(hit->normal)), 1, 1e-5);
+                }
+    }
 }
 
 }  // namespace
