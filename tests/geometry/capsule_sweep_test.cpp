@@ -784,6 +784,22 @@ TYPED_TEST(CapsuleSweepTest, DegenerateTrianglesAreMetAtTheirEdges) {
     }
 }
 
+// A capsule target whose axis is subnormal (fuzz finding): its parallelogram with the moving axis is a
+// needle, whose width must not be taken from the product of the two lengths (the square of a subnormal
+// length is 0, and a containment tolerance divided by it infinite): the path passes it 1e15 away.
+TYPED_TEST(CapsuleSweepTest, SubnormalTargetAxisIsNoWideParallelogram) {
+    using T = TypeParam;
+    const T tiny = sizeof(T) == sizeof(float) ? T(1e4) * std::numeric_limits<T>::denorm_min()
+                                              : T(1.40655517578124814245e-309L);
+    const T far = sizeof(T) == sizeof(float) ? T(1e7) : T(1e15);
+    const RayPath<T> path{Vec3<T>(T(3.625), 0, far), Vec3<T>(T(3.625), 0, T(-1.625)),
+                          std::numeric_limits<T>::infinity()};
+    const Vec3<T> halfAxis(T(1.875), T(0.125), T(1.125));
+    const auto hit =
+        sweepCapsuleCapsule(path, halfAxis, T(0.125), Capsule<T>{Vec3<T>(-tiny, 0, 0), Vec3<T>(0), T(0)});
+    EXPECT_FALSE(hit.has_value()) << "t " << hit->t << ", point " << test::text(hit->point);
+}
+
 // Hostile input: NaN, infinities, negative sizes give no hit; subnormal and huge values no NaN.
 TYPED_TEST(CapsuleSweepTest, HostileInput) {
     using T = TypeParam;

@@ -78,28 +78,31 @@ template <class T> std::optional<T> planeEntry(const RayPath<T>& path, T radius,
 }
 
 // The flat face of the parallelogram corner + alpha edge + beta side (alpha, beta in [0, 1]) grown by
-// radius, on the side the path comes from. A parallelogram whose sides are parallel (within 16 roundings
-// of the sine) is a segment, which its edges' capsules cover. tolerance: a distance within which a point
-// counts as inside it (rounding of the case's size).
+// radius, on the side the path comes from. A parallelogram whose sides are parallel (the sine of their
+// angle within 16 roundings) is a segment, which its edges' capsules cover. tolerance: a distance within
+// which a point counts as inside it (rounding of the case's size). Everything is measured along unit
+// directions, in distances: a product of two lengths would overflow or underflow for sizes the rest
+// takes (a subnormal edge's square is 0).
 template <class T> void offerParallelogram(const RayPath<T>& path, T radius, const Vec3<T>& corner,
                                            const Vec3<T>& edge, const Vec3<T>& side, T tolerance,
                                            Earliest<T>& earliest) {
-    const LengthAndDirection<T> normal = lengthAndDirection(glm::cross(edge, side));
-    const T edgeLength = glm::length(edge), sideLength = glm::length(side);
-    if (!(normal.length > 16 * unitRoundoff<T> * edgeLength * sideLength) || !isFinite(normal.length)) return;
+    const Vec3<T> edgeDirection = lengthAndDirection(edge).direction;
+    const Vec3<T> sideDirection = lengthAndDirection(side).direction;
+    const LengthAndDirection<T> normal = lengthAndDirection(glm::cross(edgeDirection, sideDirection));
+    if (!(normal.length > 16 * unitRoundoff<T>)) return;  // parallel, a zero side, or NaN
     const T height = glm::dot(normal.direction, path.origin - corner);
     const Vec3<T> outward = height >= T(0) ? normal.direction : -normal.direction;
     const std::optional<T> t = planeEntry(path, radius, outward, glm::dot(outward, corner), earliest);
     if (!t) return;
     const Vec3<T> q = path.at(*t) - radius * outward - corner;
-    // q = alpha edge + beta side: the cross products with side and edge leave alpha and beta times the
-    // normal. Each is compared in distance units: alpha's unit is the parallelogram's height over side.
-    const T alpha = glm::dot(glm::cross(q, side), normal.direction) / normal.length;
-    const T beta = glm::dot(glm::cross(edge, q), normal.direction) / normal.length;
-    const T alphaTolerance = tolerance * sideLength / normal.length;
-    const T betaTolerance = tolerance * edgeLength / normal.length;
-    if (alpha >= -alphaTolerance && alpha <= T(1) + alphaTolerance && beta >= -betaTolerance &&
-        beta <= T(1) + betaTolerance)
+    // The point's distances from the side through the corner along side (then along edge), against the
+    // parallelogram's widths across them.
+    const T acrossSide = glm::dot(glm::cross(q, sideDirection), normal.direction);
+    const T acrossEdge = glm::dot(glm::cross(edgeDirection, q), normal.direction);
+    const T widthAcrossSide = glm::dot(glm::cross(edge, sideDirection), normal.direction);
+    const T widthAcrossEdge = glm::dot(glm::cross(edgeDirection, side), normal.direction);
+    if (acrossSide >= -tolerance && acrossSide <= widthAcrossSide + tolerance && acrossEdge >= -tolerance &&
+        acrossEdge <= widthAcrossEdge + tolerance)
         earliest.offer(*t, outward);
 }
 
