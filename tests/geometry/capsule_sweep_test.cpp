@@ -800,6 +800,24 @@ TYPED_TEST(CapsuleSweepTest, SubnormalTargetAxisIsNoWideParallelogram) {
     EXPECT_FALSE(hit.has_value()) << "t " << hit->t << ", point " << test::text(hit->point);
 }
 
+// Axes that nearly meet, where the closest points' offset is a few roundings long against a target
+// radius far larger (fuzz finding): the offset's direction along the target's axis is noise, and the point
+// a target radius along it would leave the surface by that noise times the radius. The normal is taken
+// across the target's axis where its nearest point lies inside it.
+TYPED_TEST(CapsuleSweepTest, NoisyNormalKeepsThePointOnAWideCapsule) {
+    using T = TypeParam;
+    const bool single = sizeof(T) == sizeof(float);
+    const T far = single ? T(1e7) : T(1e15), wide = single ? T(1e5) : T(1e9);
+    const RayPath<T> path{Vec3<T>(T(-6.625), 4, 3), Vec3<T>(4, T(-6.375), -8), T(1)};
+    const Capsule<T> target{Vec3<T>(2, 0, far), Vec3<T>(2, 1, 2), wide};
+    const auto hit = sweepCapsuleCapsule(path, Vec3<T>(far, -4, 2), T(2), target);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_TRUE(hit->startsInContact);
+    const Real offSurface = std::abs(
+        reference::distancePointSegment(widen(hit->point), widen(target.a), widen(target.b)) - Real(wide));
+    EXPECT_LE(offSurface, 64 * Real(unitRoundoff<T>) * Real(far)) << test::text(hit->point);
+}
+
 // Hostile input: NaN, infinities, negative sizes give no hit; subnormal and huge values no NaN.
 TYPED_TEST(CapsuleSweepTest, HostileInput) {
     using T = TypeParam;

@@ -150,6 +150,12 @@ template <class T, class Contains> void offerFace(const RayPath<T>& path, const 
 template <class T> struct NearestPair {
     Vec3<T> onSegment;
     Vec3<T> onTarget;
+    // For a capsule target whose nearest point lies inside its axis: the axis' unit direction, which the
+    // offset between the points is perpendicular to. Rounding leaves the offset a part along it of the
+    // case's size, and the point a target radius along the normal would leave the surface by that part
+    // over the offset's length times the radius (axes that nearly meet, a radius of 1e9): it is taken
+    // out. Zero otherwise.
+    Vec3<T> across{T(0)};
 };
 
 // A unit normal from the target toward the segment where the closest points coincide (the segment
@@ -172,7 +178,9 @@ Vec3<T> normalThroughCore(const Vec3<T>& halfAxis, const Vec3<T>& direction, con
 template <class T> std::optional<SphereSweepHit<T>> hitFromPair(T t, const NearestPair<T>& pair, T coreRadius,
                                                                 T noise, const Vec3<T>& fallback,
                                                                 bool startsInContact) {
-    const LengthAndDirection<T> offset = lengthAndDirection(pair.onSegment - pair.onTarget);
+    Vec3<T> between = pair.onSegment - pair.onTarget;
+    between -= glm::dot(between, pair.across) * pair.across;
+    const LengthAndDirection<T> offset = lengthAndDirection(between);
     const Vec3<T> normal = offset.length > noise ? offset.direction : fallback;
     const SphereSweepHit<T> hit{t, pair.onTarget + coreRadius * normal, normal, startsInContact};
     if (!detail::allFinite(hit.t, hit.point, hit.normal)) return std::nullopt;
@@ -317,10 +325,12 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleCapsule(const Ra
                     maxAbsComponent(target.b) + reach;
     if (!isFinite(scale)) return std::nullopt;
     const T noise = 8 * unitRoundoff<T> * scale;
+    const Vec3<T> axisDirection = lengthAndDirection(target.b - target.a).direction;
     const auto nearestPair = [&](const Vec3<T>& p0, const Vec3<T>& p1) -> std::optional<NearestPair<T>> {
         const std::optional<SegmentPair<T>> pair = closestPointsSegmentSegment(p0, p1, target.a, target.b);
         if (!pair) return std::nullopt;
-        return NearestPair<T>{pair->pointOnP, pair->pointOnQ};
+        const bool inside = pair->t > T(0) && pair->t < T(1);
+        return NearestPair<T>{pair->pointOnP, pair->pointOnQ, inside ? axisDirection : Vec3<T>(0)};
     };
     const auto fallbackAt = [&](const NearestPair<T>& pair, const Vec3<T>& center) {
         return normalThroughCore(halfAxis, target.b - target.a, center - pair.onTarget);
@@ -549,7 +559,8 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleObb(const RayPat
 // sphere_sweep.hpp: planes, vertices, edges): its faces moved by the capsule's axis, the parallelograms of
 // its edges and the axis, the capsules of its edges moved by -+halfAxis and of its vertices swept over the
 // axis.
-// Range: t in [0, path.maxT]; point on the polyhedron's surface (within 16 rounding units of the scale),
+// Range: t in [0, path.maxT]; point on the polyhedron's surface (within 16 rounding units of the scale:
+// the largest of the start's, the axis', the radius' and the polyhedron's coordinates and offsets),
 // nearest the capsule's segment at t (from the segment's ends' nearest points and the edges' closest
 // points to the segment); normal unit, from it toward the segment.
 // Miss: std::nullopt.
@@ -568,8 +579,9 @@ std::optional<SphereSweepHit<T>> sweepCapsuleConvexPolyhedron(const RayPath<T>& 
     using namespace detail::capsule_sweep;
     if (!isValidCapsuleSweep(path, halfAxis, radius) || solid.planes.empty()) return std::nullopt;
     if (halfAxis == Vec3<T>(0)) return sweepSphereConvexPolyhedron(path, radius, solid);
-    T scale =
-        maxAbsComponent(path.origin) + maxAbsComponent(path.direction) + maxAbsComponent(halfAxis) + radius;
+    // The size of the case, for the tolerances: not the speed, which a hit's point does not carry (the
+    // distance travelled to it is within the start's and the polyhedron's sizes).
+    T scale = maxAbsComponent(path.origin) + maxAbsComponent(halfAxis) + radius;
     for (const Plane<T>& plane : solid.planes) {
         if (!isFinite(plane.normal) || !std::isfinite(plane.offset)) return std::nullopt;
         scale = std::max(scale, std::abs(plane.offset));
