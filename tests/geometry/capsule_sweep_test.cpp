@@ -816,6 +816,16 @@ TYPED_TEST(CapsuleSweepTest, NoisyNormalKeepsThePointOnAWideCapsule) {
     const Real offSurface = std::abs(
         reference::distancePointSegment(widen(hit->point), widen(target.a), widen(target.b)) - Real(wide));
     EXPECT_LE(offSurface, 64 * Real(unitRoundoff<T>) * Real(far)) << test::text(hit->point);
+    // The same beside an end, where the nearest point's parameter rounded onto the end while the offset
+    // leans along the axis, into the span: that part is taken out too (the normal cone of the end).
+    const Capsule<T> fromFar{Vec3<T>(far, 0, 0), Vec3<T>(T(3.625), 0, 0), far};
+    const auto atEnd =
+        sweepCapsuleCapsule(RayPath<T>{Vec3<T>(T(3.625), 0, T(-3.375)), Vec3<T>(0, -8, -2), T(1)},
+                            Vec3<T>(T(-0.001), -8, -8), T(0), fromFar);
+    ASSERT_TRUE(atEnd.has_value());
+    const Real offEnd = std::abs(
+        reference::distancePointSegment(widen(atEnd->point), widen(fromFar.a), widen(fromFar.b)) - Real(far));
+    EXPECT_LE(offEnd, 64 * Real(unitRoundoff<T>) * Real(far)) << test::text(atEnd->point);
 }
 
 // Hostile input: NaN, infinities, negative sizes give no hit; subnormal and huge values no NaN.

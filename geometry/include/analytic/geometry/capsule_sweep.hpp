@@ -150,11 +150,11 @@ template <class T, class Contains> void offerFace(const RayPath<T>& path, const 
 template <class T> struct NearestPair {
     Vec3<T> onSegment;
     Vec3<T> onTarget;
-    // For a capsule target whose nearest point lies inside its axis: the axis' unit direction, which the
-    // offset between the points is perpendicular to. Rounding leaves the offset a part along it of the
-    // case's size, and the point a target radius along the normal would leave the surface by that part
-    // over the offset's length times the radius (axes that nearly meet, a radius of 1e9): it is taken
-    // out. Zero otherwise.
+    // For a capsule target whose nearest point lies inside its axis (or at an end, the offset leaning
+    // into the span): the axis' unit direction, which the offset between the points is perpendicular to.
+    // Rounding leaves the offset a part along it of the case's size, and the point a target radius along the
+    // normal would leave the surface by that part over the offset's length times the radius (axes that nearly
+    // meet, a radius of 1e9): it is taken out. Zero otherwise.
     Vec3<T> across{T(0)};
 };
 
@@ -329,8 +329,12 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleCapsule(const Ra
     const auto nearestPair = [&](const Vec3<T>& p0, const Vec3<T>& p1) -> std::optional<NearestPair<T>> {
         const std::optional<SegmentPair<T>> pair = closestPointsSegmentSegment(p0, p1, target.a, target.b);
         if (!pair) return std::nullopt;
-        const bool inside = pair->t > T(0) && pair->t < T(1);
-        return NearestPair<T>{pair->pointOnP, pair->pointOnQ, inside ? axisDirection : Vec3<T>(0)};
+        // Inside the axis, or at an end with the offset leaning into the span (the parameter rounded onto
+        // the end): the offset is perpendicular to the axis (the end's normal cone's edge).
+        const T along = glm::dot(pair->pointOnP - pair->pointOnQ, axisDirection);
+        const bool across = (pair->t > T(0) && pair->t < T(1)) || (pair->t >= T(1) && along < T(0)) ||
+                            (pair->t <= T(0) && along > T(0));
+        return NearestPair<T>{pair->pointOnP, pair->pointOnQ, across ? axisDirection : Vec3<T>(0)};
     };
     const auto fallbackAt = [&](const NearestPair<T>& pair, const Vec3<T>& center) {
         return normalThroughCore(halfAxis, target.b - target.a, center - pair.onTarget);
