@@ -612,5 +612,24 @@ TYPED_TEST(CapsuleContacts, HostileInput) {
     }
 }
 
+// A capsule and a box at 1e-21, whose squared distances are subnormal in float (fuzz finding of
+// capsule_sweep, whose start in contact is this contact): the normal is unit all the same, not the
+// offset divided by the root of a square that lost its digits.
+TYPED_TEST(CapsuleContacts, TinyApartNormalIsUnit) {
+    using T = TypeParam;
+    const T s = T(3.48999011494451361033e-21L);
+    const Capsule<T> capsule{-Vec3<T>(s, s * T(1e-3), s), Vec3<T>(s, s * T(1e-3), s), s};
+    // The fuzz's rotation, made orthonormal in long double.
+    RealVec3 x(-0.780170202255249023438L, -0.625551998615264892578L, -0.00438089948147535324097L);
+    RealVec3 y(0.013804067857563495636L, -0.024216564372181892395L, 0.999611437320709228516L);
+    x = glm::normalize(x);
+    y = glm::normalize(y - glm::dot(x, y) * x);
+    const Mat3<T> rotation(Vec3<T>(x), Vec3<T>(y), Vec3<T>(glm::cross(x, y)));
+    const Obb<T> point{Vec3<T>(s), rotation, Vec3<T>(0)};
+    const auto contact = capsuleObbContact(capsule, point, T(0));
+    ASSERT_TRUE(contact.has_value());
+    EXPECT_NEAR(double(glm::length(widen(contact->normal))), 1.0, 8 * double(unitRoundoff<T>));
+}
+
 }  // namespace
 }  // namespace analytic

@@ -248,5 +248,25 @@ TEST(SphereSweepPolyhedron, HostileInput) {
     }
 }
 
+// Planes that are garbage (normals of the largest finite size, not unit: the contract's precondition
+// broken) overflow the start's nearest point: a contact beyond T's range is no hit, never an infinite point
+// (fuzz finding of capsule_sweep, whose zero axis is this sweep).
+TEST(SphereSweepPolyhedron, GarbagePlanesGiveNoInfiniteContact) {
+    constexpr double M = std::numeric_limits<double>::max();
+    const std::vector<Plane<double>> planes{{{M, M, M}, M}, {{-M, -M, -M}, M}};
+    const std::vector<Vec3<double>> vertices{{0, 0, 0}, {1, 0, 0}};
+    const std::vector<std::array<std::uint32_t, 2>> edges{{0, 1}};
+    const ConvexPolyhedron<double> solid{planes, vertices, edges};
+    for (const Vec3<double>& origin : {Vec3<double>(-8, 3.25, -8), Vec3<double>(0.5, 0, 0)}) {
+        for (const Vec3<double>& direction : {Vec3<double>(-8, -8, -0.0095), Vec3<double>(0)}) {
+            const auto hit = sweepSphereConvexPolyhedron(
+                RayPath<double>{origin, direction, std::numeric_limits<double>::infinity()}, 1.0, solid);
+            if (hit) {
+                EXPECT_TRUE(isFinite(hit->point) && isFinite(hit->normal) && std::isfinite(hit->t));
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace analytic

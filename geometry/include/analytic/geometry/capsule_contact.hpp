@@ -537,7 +537,10 @@ template <class T> inline std::optional<CapsuleContact<T>> capsuleObbContact(con
                          : magnitude.y >= magnitude.z                             ? 1
                                                                                   : 2;
         const T side = offset[axis] < T(0) ? T(-1) : T(1);
-        const T distance = std::sqrt(apart->distanceSquared);
+        // From the offset itself, scaled where its square leaves the normal numbers (a case at 1e-21 in
+        // float): the root of a subnormal square has lost its digits, and the normal its unit length.
+        const LengthAndDirection<T> separation = lengthAndDirection(offset);
+        const T distance = separation.length;
         const detail::Clip<T> overFace = detail::clipToBox(segment, half, axis);
         bool onFace = false;
         if (!overFace.empty()) {
@@ -548,8 +551,9 @@ template <class T> inline std::optional<CapsuleContact<T>> capsuleObbContact(con
         }
         if (onFace) local = detail::faceContact(segment, half, axis, side, capsule.radius);
         if (!onFace || local->pointCount == 0) {
-            local = CapsuleContact<T>{
-                offset / distance, {CapsulePoint<T>{apart->onBox, distance - capsule.radius, apart->s}}, 1};
+            local = CapsuleContact<T>{separation.direction,
+                                      {CapsulePoint<T>{apart->onBox, distance - capsule.radius, apart->s}},
+                                      1};
         }
     } else {
         // Penetrating (or touching within roundings): least penetration over the 6 axes.

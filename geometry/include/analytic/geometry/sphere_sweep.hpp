@@ -1140,7 +1140,10 @@ std::optional<SphereSweepHit<T>> sweepSphereConvexPolyhedron(const RayPath<T>& p
     const auto contactAtStart = [&]() -> std::optional<Contact<T>> {
         const std::optional<PolyhedronPoint<T>> nearest = nearestOnPolyhedron(path.origin, solid, tolerance);
         if (!nearest || nearest->distance > radius) return std::nullopt;
-        return Contact<T>{nearest->point, nearest->normal, radius - nearest->distance};
+        const Contact<T> contact{nearest->point, nearest->normal, radius - nearest->distance};
+        // Planes that are no unit normals (garbage) can put it beyond T's range: no contact there.
+        if (!detail::allFinite(contact.pointOnB, contact.normal, contact.depth)) return std::nullopt;
+        return contact;
     };
     if (path.direction == Vec3<T>(0)) return hitAtStart(contactAtStart());
     if (const std::optional<Contact<T>> atStart = contactAtStart()) return hitAtStart(*atStart);
