@@ -96,10 +96,9 @@ public:
     // Throws std::invalid_argument when our controller refuses the shape.
     void make(const CharacterShape& shape, const btVector3& center, btScalar stepHeight) {
         if (kind_ == Controller::Bullet) {
-            controller_ = &bullet_.add(shape, center, stepHeight);
-            ghost_ = controller_ == nullptr
-                         ? nullptr
-                         : static_cast<btKinematicCharacterController*>(controller_)->getGhostObject();
+            btKinematicCharacterController& bullet = bullet_.add(shape, center, stepHeight);
+            controller_ = &bullet;
+            ghost_ = bullet.getGhostObject();
         } else {
             CharacterController& ours = level_.addCharacter(shape.make(), center, stepHeight);
             controller_ = &ours;
