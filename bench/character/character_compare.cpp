@@ -217,12 +217,13 @@ std::string lowCeiling(Controller kind, const CharacterShape& shape) {
     btScalar overlap = -1;
     scene.steps(180, [&](int) { overlap = std::max(overlap, scene.rig.at().y() + scene.lift() - under); });
     const btScalar bottom = scene.bottom();
-    const bool hanging = bottom > btScalar(0.05) && bottom < btScalar(0.28);
+    // Off the floor with its centre short of the first step (x = 1): held up by the step's edge.
+    const bool hanging = bottom > btScalar(0.05) && scene.rig.at().x() < 1;
     return format(
         "ceiling %.2f m up; deepest into the ceiling %.3f m%s; ends at x %.2f, bottom %.2f m%s, onGround %s",
         double(under), double(std::max(overlap, btScalar(0))),
         overlap > 0 ? " (**inside**)" : " (never inside)", double(scene.rig.at().x()), double(bottom),
-        hanging ? " (**hangs on the first step's edge**, between the floor and its top)" : "",
+        hanging ? " (**hangs on the first step's edge**, its centre short of the step)" : "",
         yesNo(scene.rig.onGround()));
 }
 
