@@ -387,8 +387,11 @@ std::string restOnMesh(Controller kind, const CharacterShape& shape) {
         grounded += scene.rig.onGround() ? 1 : 0;
     });
     return format(
-        "gap between bottom and mesh %.4f to %.4f m (below our skin 0.02: **%.4f m**); onGround %d of 120",
-        double(low), double(high), double(std::max(kSkin - low, btScalar(0))), grounded);
+        "bottom %.4f to %.4f m above the mesh: **%.4f m into it**, %.4f m below our skin (0.02); onGround %d "
+        "of "
+        "120",
+        double(low), double(high), double(std::max(-low, btScalar(0))),
+        double(std::max(kSkin - low, btScalar(0))), grounded);
 }
 
 struct Check {
