@@ -186,6 +186,35 @@ void groupUpdates(benchmark::State& state) {
     results()[threads == 1 ? "group 1 thread" : "group all cores"].push_back(rate);
 }
 
+// The group's update on one thread split into its parts, in this thread's CPU time: the moves
+// (computeStep, which CharacterGroup spreads over the threads) and what follows them in order (finishStep:
+// the ghosts' transforms, pushes, listeners). The serial part bounds the speed-up on n cores by Amdahl's
+// law, whatever else runs on the machine.
+void groupParts(benchmark::State& state) {
+    Crowd crowd(Controller::Ours, 1000, kSphere);
+    double moves = 0, finishes = 0;
+    long steps = 0;
+    for (auto _ : state) {
+        crowd.drive();
+        const double begin = threadSeconds();
+        for (CharacterController* character : crowd.ours())
+            character->computeStep(crowd.level().world(), kDt);
+        const double middle = threadSeconds();
+        for (CharacterController* character : crowd.ours())
+            character->finishStep(&crowd.level().world());
+        const double end = threadSeconds();
+        state.SetIterationTime(end - begin);
+        moves += middle - begin;
+        finishes += end - middle;
+        ++steps;
+        crowd.level().step(kDt);
+    }
+    const double serial = finishes / (moves + finishes);
+    state.counters["serial_fraction"] = serial;
+    state.counters["amdahl_2_cores"] = 1 / (serial + (1 - serial) / 2);
+    results()["group serial fraction"].push_back(serial);
+}
+
 void registerAll() {
     for (const bool capsule : {false, true}) {
         if (capsule && !kRunCapsules) continue;
@@ -201,6 +230,10 @@ void registerAll() {
                 ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond);
     }
+    benchmark::RegisterBenchmark("CharacterGroup/1000/parts", groupParts)
+        ->Iterations(300)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("CharacterGroup/1000/threads", groupUpdates)
         ->Arg(1)
         ->Arg(0)
@@ -245,6 +278,13 @@ void summary() {
             "  CharacterGroup, 1,000 characters (wall clock): 1 thread %.0f updates/s, all cores (%u) %.0f "
             "updates/s: %.2fx; best runs %.0f and %.0f: %.2fx (goal 1.8x on two cores)\n",
             r1, std::thread::hardware_concurrency(), ra, ra / r1, b1, ba, ba / b1);
+    }
+    if (const auto parts = table.find("group serial fraction"); parts != table.end()) {
+        const double serial = median(parts->second);
+        std::printf(
+            "  CharacterGroup, the part after the moves, done in order on the calling thread: %.1f%% of one "
+            "thread's CPU time: at most %.2fx on two cores (Amdahl)\n",
+            100 * serial, 1 / (serial + (1 - serial) / 2));
     }
     std::printf("  load average at the end: %s\n", loadAverage().c_str());
 }
