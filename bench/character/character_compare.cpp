@@ -394,6 +394,35 @@ std::string restOnMesh(Controller kind, const CharacterShape& shape) {
         double(std::max(kSkin - low, btScalar(0))), grounded);
 }
 
+// Walking off a 1 m ledge (the box's edge at x = 1) at `speed` for 10 s: how far past the edge the centre
+// got while the character still stood on the ledge (onGround at its height), and whether it got down.
+std::pair<btScalar, bool> walkOffLedge(Controller kind, const CharacterShape& shape, btScalar speed) {
+    Scene scene(kind, shape);
+    scene.rig.level().addBox(btVector3(200, 1, 50), btVector3(0, -1, 0));
+    scene.rig.level().addBox(btVector3(3, btScalar(0.5), 2), btVector3(-2, btScalar(0.5), 0));
+    scene.make(btVector3(0, btScalar(1.05), 0));
+    scene.steps(30);
+    scene.rig.walk(btVector3(speed * kDt, 0, 0));
+    btScalar pastEdge = -1;
+    scene.steps(600, [&](int) {
+        if (scene.rig.onGround() && scene.bottom() > btScalar(0.9))
+            pastEdge = std::max(pastEdge, scene.rig.at().x() - 1);
+    });
+    return {pastEdge, scene.bottom() < btScalar(0.1)};
+}
+
+std::string ledge(Controller kind, const CharacterShape& shape) {
+    std::string cell = format("stands with its centre up to **%.3f m** past the edge (1 m/s); got down at",
+                              double(walkOffLedge(kind, shape, 1).first));
+    for (const btScalar speed :
+         {btScalar(0.15), btScalar(0.25), btScalar(0.5), btScalar(0.75), btScalar(1), btScalar(4)}) {
+        const bool down = walkOffLedge(kind, shape, speed).second;
+        cell += format(" %.2f m/s: %s;", double(speed), down ? "yes" : "**no (stuck on the edge)**");
+    }
+    cell.pop_back();
+    return cell;
+}
+
 struct Check {
     const char* name;
     std::string (*run)(Controller, const CharacterShape&);
@@ -415,6 +444,7 @@ const Check kChecks[] = {
     {"kinematic platform moving 2 m/s for 3 s", platform},
     {"up axis +Z vs +Y, same level rotated", upAxis},
     {"at rest 2 s on a flat triangle mesh", restOnMesh},
+    {"walking off a 1 m ledge for 10 s", ledge},
 };
 
 void table(const CharacterShape& shape) {
