@@ -125,23 +125,23 @@ btVector3 walkOffLedge(btScalar speed) {
 
 // At walking speeds the character walks off the ledge and on along the floor below.
 TEST(CharacterFindings, WalksOffALedge) {
-    for (const btScalar speed : {btScalar(0.75), btScalar(1), btScalar(4)}) {
+    for (const btScalar speed : {btScalar(1), btScalar(2), btScalar(4)}) {
         const btVector3 end = walkOffLedge(speed);
         EXPECT_NEAR(end.y(), kRadius + kSkin, btScalar(1e-4)) << speed;
         EXPECT_GT(end.x(), 10 * speed - 1) << speed;
     }
 }
 
-// Slowly too. Fails today for 0.6 m/s and less (float): the character stops for good on the ledge's edge
-// once it has rolled a little over it (contact normals 1 to 17 degrees from up, 11 sweeps an update, not
-// moving). The walk goes along the ground, in the plane of the edge contact's normal, so it is tangent to
-// the edge the character touches at the skin: the sweep starts in contact with zero motion along the
-// normal up to rounding, and where that rounds to moving in, the contact blocks at fraction 0 and every
-// update repeats the same state. The world's sweep shows it: a sphere of radius 0.32 at (1.0833336,
-// 1.3089588) moved by (0.004166667, -0.001123849), tangent to the edge at (1, 1), hits it at fraction 0;
-// the same at 1 or 30 degrees round the edge passes.
+// Slowly too. Fails today for 0.6 m/s and less in float, 0.75 and less in double: the character stops for
+// good on the ledge's edge once it has rolled a little over it (contact normals 1 to 17 degrees from up, 11
+// sweeps an update, not moving). The walk goes along the ground, in the plane of the edge contact's normal,
+// so it is tangent to the edge the character touches at the skin: the sweep starts in contact with zero
+// motion along the normal up to rounding, and where that rounds to moving in, the contact blocks at fraction
+// 0 and every update repeats the same state. The world's sweep shows it: a sphere of radius 0.32 at
+// (1.0833336, 1.3089588) moved by (0.004166667, -0.001123849), tangent to the edge at (1, 1), hits it at
+// fraction 0; the same at 1 or 30 degrees round the edge passes.
 TEST(CharacterFindings, DISABLED_WalksOffALedgeSlowly) {
-    for (const btScalar speed : {btScalar(0.15), btScalar(0.25), btScalar(0.5)}) {
+    for (const btScalar speed : {btScalar(0.15), btScalar(0.25), btScalar(0.5), btScalar(0.75)}) {
         const btVector3 end = walkOffLedge(speed);
         EXPECT_NEAR(end.y(), kRadius + kSkin, btScalar(1e-4)) << speed;
         EXPECT_GT(end.x(), 10 * speed - 1) << speed;
