@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -423,6 +424,91 @@ std::string ledge(Controller kind, const CharacterShape& shape) {
     return cell;
 }
 
+// 60 seeded random 2 s walks at 2-6 m/s on the benchmark's bumpy terrain mesh alone (slopes under 30
+// degrees): how many keep under 80% of their walk across the ground or stop for a step.
+std::string terrainWalks(Controller kind, const CharacterShape& shape) {
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> where(-25, 25), angle(0, float(SIMD_2_PI)), speed(2, 6);
+    int bad = 0, stillSteps = 0;
+    btScalar worst = 1;
+    for (int walk = 0; walk < 60; ++walk) {
+        const btScalar x = where(random), z = where(random), a = angle(random), v = speed(random);
+        Scene scene(kind, shape);
+        scene.rig.level().addMesh(
+            CharacterLevel::terrainTriangles(kTerrainCells, kTerrainCell, btVector3(0, 0, 0), terrainHeight));
+        scene.make(btVector3(x, terrainHeight(x, z) + shape.radius, z));
+        scene.steps(30);
+        const btVector3 direction(std::cos(a), 0, std::sin(a));
+        scene.rig.walk(direction * (v * kDt));
+        const btVector3 start = scene.rig.at();
+        btVector3 previous = start;
+        int still = 0;
+        scene.steps(120, [&](int) {
+            const btVector3 now = scene.rig.at();
+            if ((now - previous).length() < btScalar(1e-6)) ++still;
+            previous = now;
+        });
+        const btScalar progress = (previous - start).dot(direction) / (2 * v);
+        worst = std::min(worst, progress);
+        stillSteps += still;
+        if (progress < btScalar(0.8) || still > 0) ++bad;
+    }
+    return format(
+        "**%d of 60** walks under 80%% progress or stopping; worst progress %.0f%%; %d steps without moving",
+        bad, 100 * double(worst), stillSteps);
+}
+
+// The benchmark's level and walkers (100 characters, 2 s segments of seeded random directions at 2-6 m/s,
+// stairs, ramps and walls among the bumps): segments in which a character got less than a tenth of its
+// walk's progress (walls and corners stop some legitimately).
+std::string crowdWalks(Controller kind, const CharacterShape& shape) {
+    CharacterLevel level;
+    BulletCharacters bullet(level);
+    buildBenchLevel(level);
+    const int segments = 16;
+    const std::vector<Walker> walkers = makeWalkers(100, segments, 1234);
+    std::vector<btCharacterControllerInterface*> controllers;
+    std::vector<btCollisionObject*> ghosts;
+    for (const Walker& walker : walkers) {
+        if (kind == Controller::Bullet) {
+            btKinematicCharacterController& character = bullet.add(shape, walker.start, kStepHeight);
+            character.setMaxSlope(btRadians(45));
+            controllers.push_back(&character);
+            ghosts.push_back(character.getGhostObject());
+        } else {
+            CharacterController& character = level.addCharacter(shape.make(), walker.start, kStepHeight);
+            character.setMaxSlope(btRadians(45));
+            controllers.push_back(&character);
+            ghosts.push_back(character.getGhostObject());
+        }
+    }
+    for (int i = 0; i < 120; ++i)
+        level.step(kDt);
+    int stuck = 0, total = 0;
+    std::vector<btVector3> starts(walkers.size());
+    for (long step = 0; step <= long(segments) * kSegmentSteps; ++step) {
+        if (step % kSegmentSteps == 0) {
+            for (std::size_t i = 0; i < walkers.size(); ++i) {
+                const btVector3 at = ghosts[i]->getWorldTransform().getOrigin();
+                if (step > 0) {
+                    const btVector3 moved = at - starts[i];
+                    const btVector3 wanted =
+                        velocityAt(walkers[i], step - 1) * (kDt * btScalar(kSegmentSteps));
+                    ++total;
+                    if (btVector3(moved.x(), 0, moved.z()).length() < btScalar(0.1) * wanted.length())
+                        ++stuck;
+                }
+                starts[i] = at;
+            }
+        }
+        if (step == long(segments) * kSegmentSteps) break;
+        for (std::size_t i = 0; i < walkers.size(); ++i)
+            controllers[i]->setWalkDirection(velocityAt(walkers[i], step) * kDt);
+        level.step(kDt);
+    }
+    return format("**%d of %d** segments under a tenth of the walk's progress", stuck, total);
+}
+
 struct Check {
     const char* name;
     std::string (*run)(Controller, const CharacterShape&);
@@ -445,6 +531,8 @@ const Check kChecks[] = {
     {"up axis +Z vs +Y, same level rotated", upAxis},
     {"at rest 2 s on a flat triangle mesh", restOnMesh},
     {"walking off a 1 m ledge for 10 s", ledge},
+    {"60 random 2 s walks, 2-6 m/s, on the bumpy terrain mesh alone", terrainWalks},
+    {"benchmark level: 100 walkers, 16 segments of 2 s", crowdWalks},
 };
 
 void table(const CharacterShape& shape) {
