@@ -341,6 +341,39 @@ std::string platform(Controller kind, const CharacterShape& shape) {
                   grounded, steps);
 }
 
+// A kinematic elevator (top at 1 m) going up at 1 m/s for 2 s, then down for 2 s: onGround and the gap
+// between the character's bottom and the platform's top.
+std::string elevator(Controller kind, const CharacterShape& shape) {
+    Scene scene(kind, shape);
+    scene.rig.level().addBox(btVector3(50, 1, 50), btVector3(0, -11, 0));
+    const btVector3 start(0, btScalar(0.75), 0);
+    btRigidBody& body = scene.rig.level().addBox(btVector3(2, btScalar(0.25), 2),
+                                                 btTransform(btQuaternion::getIdentity(), start), 0, true);
+    scene.make(btVector3(0, 1 + btScalar(0.05), 0));
+    scene.steps(30);
+    btVector3 platformAt = start;
+    int grounded[2] = {0, 0};
+    btScalar gapLow[2] = {1e9, 1e9}, gapHigh[2] = {-1e9, -1e9};
+    for (int i = 0; i < 240; ++i) {
+        const int phase = i < 120 ? 0 : 1;
+        const btScalar velocity = phase == 0 ? 1 : -1;
+        platformAt += btVector3(0, velocity * kDt, 0);
+        const btTransform moved =
+            scene.rig.level().place(btTransform(btQuaternion::getIdentity(), platformAt));
+        body.setWorldTransform(moved);
+        body.setInterpolationWorldTransform(moved);
+        body.setLinearVelocity(scene.rig.level().toWorldVector(btVector3(0, velocity, 0)));
+        scene.rig.step(kDt);
+        grounded[phase] += scene.rig.onGround() ? 1 : 0;
+        const btScalar gap = scene.bottom() - (platformAt.y() + btScalar(0.25));
+        gapLow[phase] = std::min(gapLow[phase], gap);
+        gapHigh[phase] = std::max(gapHigh[phase], gap);
+    }
+    return format("up: onGround %d of 120, gap %.3f to %.3f m; down: onGround %d of 120, gap %.3f to %.3f m",
+                  grounded[0], double(gapLow[0]), double(gapHigh[0]), grounded[1], double(gapLow[1]),
+                  double(gapHigh[1]));
+}
+
 // The level-coordinate track of a walk through stairs and along a wall, under the frame.
 std::vector<btVector3> track(Controller kind, const CharacterShape& shape, const btTransform& frame) {
     Scene scene(kind, shape, frame);
@@ -528,6 +561,7 @@ const Check kChecks[] = {
     {"walking 10 s into a 90 degree corner, 4 m/s", corner},
     {"sliding along a wall at 30 degrees, 4 m/s", wallSlide},
     {"kinematic platform moving 2 m/s for 3 s", platform},
+    {"kinematic elevator, 1 m/s up for 2 s then down for 2 s", elevator},
     {"up axis +Z vs +Y, same level rotated", upAxis},
     {"at rest 2 s on a flat triangle mesh", restOnMesh},
     {"walking off a 1 m ledge for 10 s", ledge},
