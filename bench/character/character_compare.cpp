@@ -189,6 +189,41 @@ std::pair<btScalar, btScalar> walkIntoRiser(Controller kind, const CharacterShap
     return {highest, jitter};
 }
 
+// Down ten 0.3 m box steps (0.3 m treads, the top landing ending at x = 1.3) at `speed`: the share of steps
+// on ground until the bottom (x = 4.3), or where it stopped in 6 s.
+std::string stairsDownAt(Controller kind, const CharacterShape& shape, btScalar speed) {
+    Scene scene(kind, shape);
+    scene.floor();
+    for (int s = 0; s < 10; ++s) {
+        const btScalar top = btScalar(0.3) * btScalar(s + 1);
+        const btScalar x0 = -8, x1 = btScalar(1.3) + btScalar(0.3) * btScalar(9 - s);
+        scene.rig.level().addBox(btVector3((x1 - x0) / 2, top / 2, 2), btVector3((x0 + x1) / 2, top / 2, 0));
+    }
+    scene.make(btVector3(-1, btScalar(3.05), 0));
+    scene.steps(30);
+    scene.rig.walk(btVector3(speed * kDt, 0, 0));
+    int grounded = 0, steps = 0;
+    for (int i = 0; i < 360 && scene.rig.at().x() < btScalar(4.3); ++i) {
+        scene.rig.step(kDt);
+        ++steps;
+        grounded += scene.rig.onGround() ? 1 : 0;
+    }
+    const bool down = scene.rig.at().x() >= btScalar(4.3);
+    return format("%.0f m/s: %s, grounded %d of %d", double(speed),
+                  down ? "down"
+                       : format("**stopped** at x %.2f, bottom %.2f m", double(scene.rig.at().x()),
+                                double(scene.bottom()))
+                             .c_str(),
+                  grounded, steps);
+}
+
+std::string stairsDown(Controller kind, const CharacterShape& shape) {
+    std::string cell;
+    for (const btScalar speed : {btScalar(1), btScalar(3), btScalar(6)})
+        cell += (cell.empty() ? "" : "; ") + stairsDownAt(kind, shape, speed);
+    return cell;
+}
+
 std::string highRiser(Controller kind, const CharacterShape& shape) {
     const auto [highest, jitter] = walkIntoRiser(kind, shape, btScalar(0.5));
     return format("blocked: **%s**; highest bottom %.3f m; max |dy| per step after 1 s %.4f m",
@@ -553,6 +588,7 @@ const Check kChecks[] = {
     {"onGround() in a 5 m/s jump into a ceiling", jumpCeiling},
     {"1,000 m/s walk into a 1 cm box wall (60 Hz)", thinWall},
     {"10 stairs, 0.30 m rise, 0.3 m tread, step height 0.35, 2 m/s", stairs},
+    {"down 10 stairs, 0.30 m rise, 0.3 m tread, for 6 s", stairsDown},
     {"0.50 m riser, step height 0.35, 2 m/s for 3 s", highRiser},
     {"tallest riser climbed (0.20 to 1.00 m by 2 cm)", tallestRiser},
     {"0.30 m stairs under a ceiling 0.21 m above the head", lowCeiling},
