@@ -179,8 +179,8 @@ TEST(CharacterFindings, WalksDownStairsOnTheGround) {
     }
 }
 
-// At 1 m/s too. Fails today: the character stops for good on the edge of the second step (x 1.70, its
-// bottom on the 2.7 m step), as on a ledge (DISABLED_WalksOffALedgeSlowly).
+// At 1 m/s too. Fails today: the character stops for good on a step's edge (float: x 1.70, its bottom on
+// the 2.7 m step; double: x 1.93), as on a ledge (DISABLED_WalksOffALedgeSlowly).
 TEST(CharacterFindings, DISABLED_WalksDownStairsSlowly) {
     const btVector3 end = walkDownStairs(1);
     EXPECT_NEAR(end.y(), kRadius + kSkin, btScalar(1e-4));
