@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "support/character_level.hpp"
 
@@ -134,18 +135,77 @@ TEST(CharacterFindings, WalksOffALedge) {
 }
 
 // Slowly too. Fails today for 0.6 m/s and less in float, 0.75 and less in double: the character stops for
-// good on the ledge's edge once it has rolled a little over it (contact normals 1 to 17 degrees from up, 11
-// sweeps an update, not moving). The walk goes along the ground, in the plane of the edge contact's normal,
-// so it is tangent to the edge the character touches at the skin: the sweep starts in contact with zero
-// motion along the normal up to rounding, and where that rounds to moving in, the contact blocks at fraction
-// 0 and every update repeats the same state. The world's sweep shows it: a sphere of radius 0.32 at
-// (1.0833336, 1.3089588) moved by (0.004166667, -0.001123849), tangent to the edge at (1, 1), hits it at
-// fraction 0; the same at 1 or 30 degrees round the edge passes.
+// good on the ledge's edge once it has rolled a little over it (contact normals 1 to 17 degrees from up,
+// 11 sweeps an update, not moving): its walk along the ground is along the surface of the edge it
+// touches at the skin, and the sweep stops it at fraction 0 (DISABLED_SweepAlongAnEdgeItTouchesIsNotStopped;
+// here a sphere of radius 0.32 at (1.0833336, 1.3089588), 2.5e-8 outside the edge at (1, 1), moved by
+// (0.004166667, -0.001123849), which takes it 2.9e-5 further out, is stopped at fraction 0).
 TEST(CharacterFindings, DISABLED_WalksOffALedgeSlowly) {
     for (const btScalar speed : {btScalar(0.15), btScalar(0.25), btScalar(0.5), btScalar(0.75)}) {
         const btVector3 end = walkOffLedge(speed);
         EXPECT_NEAR(end.y(), kRadius + kSkin, btScalar(1e-4)) << speed;
         EXPECT_GT(end.x(), 10 * speed - 1) << speed;
+    }
+}
+
+// How many sphere sweeps of radius 0.32 the world stops, each starting touching the edge along z at
+// x = 1, y = 1 (its centre 0.32 from the edge, 0.1 to 89.9 degrees round it from up, in the rounding of the
+// coordinates) and moving along the sphere's surface there (perpendicular to the edge's normal, away from
+// the top face), by 1 mm to 10 cm.
+int sweepsStoppedAlongTheEdge(CharacterLevel& level) {
+    const btScalar r = btScalar(0.32);
+    btSphereShape sphere(r);
+    int stopped = 0;
+    for (int k = 1; k < 900; ++k) {
+        const btScalar a = btRadians(btScalar(k) / 10);
+        const btVector3 normal(std::sin(a), std::cos(a), 0);
+        const btVector3 along(normal.y(), -normal.x(), 0);
+        for (const btScalar length : {btScalar(0.001), btScalar(0.004), btScalar(0.02), btScalar(0.1)}) {
+            const btVector3 from = btVector3(1, 1, btScalar(0.1)) + normal * r;
+            const btVector3 to = from + along * length;
+            btCollisionWorld::ClosestConvexResultCallback callback(from, to);
+            level.world().convexSweepTest(&sphere, btTransform(btQuaternion::getIdentity(), from),
+                                          btTransform(btQuaternion::getIdentity(), to), callback);
+            if (callback.hasHit()) ++stopped;
+        }
+    }
+    return stopped;
+}
+
+// The cause of the stops on ledges, stairs and terrain below, in the world's sphere sweep
+// (analytic::sphereSweepTest, which the controller's moves use): a sphere touching an edge and moving
+// along its surface is stopped at fraction 0, though sweep_test.hpp says a start in contact moving along
+// the surface (the normal within 64 rounding units of perpendicular) is not stopped. Fails today for
+// about a tenth of the sweeps (float: 331 of 3,596 at a box's edge, 389 at a mesh's; double: 368 and
+// 389), with reported normals within 5e-7 of perpendicular to the motion on either side; along a face
+// none are stopped. The controller walks exactly so on an edge it stands on (along the ground, the plane
+// of the edge contact's normal, at the skin), and a stop leaves the state as it was, so it stops for good.
+TEST(CharacterFindings, DISABLED_SweepAlongAnEdgeItTouchesIsNotStopped) {
+    CharacterLevel boxLevel;
+    boxLevel.addBox(btVector3(3, btScalar(0.5), 2), btVector3(-2, btScalar(0.5), 0));
+    EXPECT_EQ(sweepsStoppedAlongTheEdge(boxLevel), 0) << "box";
+    CharacterLevel meshLevel;
+    std::vector<btVector3> corners;
+    CharacterLevel::addQuad(corners, btVector3(-5, 1, -2), btVector3(-5, 1, 2), btVector3(1, 1, 2),
+                            btVector3(1, 1, -2));
+    CharacterLevel::addQuad(corners, btVector3(1, 1, -2), btVector3(1, 1, 2), btVector3(1, 0, 2),
+                            btVector3(1, 0, -2));
+    meshLevel.addMesh(corners);
+    EXPECT_EQ(sweepsStoppedAlongTheEdge(meshLevel), 0) << "mesh";
+}
+
+// Along the top face, the same sweeps are not stopped.
+TEST(CharacterFindings, SweepAlongAFaceItTouchesIsNotStopped) {
+    CharacterLevel level;
+    level.addBox(btVector3(3, btScalar(0.5), 2), btVector3(-2, btScalar(0.5), 0));
+    btSphereShape sphere(btScalar(0.32));
+    for (int k = 0; k < 1000; ++k) {
+        const btVector3 from(btScalar(-4) + btScalar(0.00437) * btScalar(k), btScalar(1.32), btScalar(0.1));
+        const btVector3 to = from + btVector3(btScalar(0.004), 0, btScalar(0.001));
+        btCollisionWorld::ClosestConvexResultCallback callback(from, to);
+        level.world().convexSweepTest(&sphere, btTransform(btQuaternion::getIdentity(), from),
+                                      btTransform(btQuaternion::getIdentity(), to), callback);
+        EXPECT_FALSE(callback.hasHit()) << from.x();
     }
 }
 
