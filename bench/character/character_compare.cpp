@@ -226,7 +226,7 @@ std::string stairsDown(Controller kind, const CharacterShape& shape) {
 
 std::string highRiser(Controller kind, const CharacterShape& shape) {
     const auto [highest, jitter] = walkIntoRiser(kind, shape, btScalar(0.5));
-    return format("blocked: **%s**; highest bottom %.3f m; max |dy| per step after 1 s %.4f m",
+    return format("blocked: **%s**; highest bottom %.3f m; largest vertical move in a step after 1 s %.4f m",
                   yesNo(highest < btScalar(0.4)), double(highest), double(jitter));
 }
 
