@@ -259,8 +259,10 @@ void summary() {
         const auto bullet = table.find(std::string("Bullet KCC") + shape);
         const auto ours = table.find(std::string("ours") + shape);
         if (bullet == table.end() || ours == table.end()) {
-            std::printf("  %s: not run (capsules are skipped while our constructor throws for them)\n",
-                        shape + 1);
+            std::printf("  %s: not run%s\n", shape + 1,
+                        std::string(shape) == " capsule"
+                            ? " (skipped while our constructor throws for capsules)"
+                            : "");
             continue;
         }
         const double b = median(bullet->second), o = median(ours->second);
