@@ -94,6 +94,24 @@ public:
                         const btVector3& c, const btVector3& d) {
         corners.insert(corners.end(), {a, b, c, a, c, d});
     }
+    // The triangles of a terrain of cells x cells squares of side `cell` centred at `center`, its heights
+    // height(x, z) at the grid's corners (level coordinates): 2 cells^2 triangles, facing up.
+    static std::vector<btVector3> terrainTriangles(
+        int cells, btScalar cell, const btVector3& center,
+        const std::function<btScalar(btScalar, btScalar)>& height) {
+        std::vector<btVector3> corners;
+        corners.reserve(std::size_t(6) * std::size_t(cells) * std::size_t(cells));
+        const btScalar start = -btScalar(cells) * cell / 2;
+        auto corner = [&](int i, int k) {
+            const btScalar x = center.x() + start + btScalar(i) * cell;
+            const btScalar z = center.z() + start + btScalar(k) * cell;
+            return btVector3(x, center.y() + height(x, z), z);
+        };
+        for (int k = 0; k < cells; ++k)
+            for (int i = 0; i < cells; ++i)
+                addQuad(corners, corner(i, k), corner(i, k + 1), corner(i + 1, k + 1), corner(i + 1, k));
+        return corners;
+    }
     // A heightfield of (cells + 1)^2 heights, cell size `cell`, its grid centred at `center`.
     btCollisionObject& addHeightfield(int cells, btScalar cell, const btVector3& center,
                                       const std::function<btScalar(int, int)>& height) {
