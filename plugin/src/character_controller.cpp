@@ -96,15 +96,16 @@ public:
           maxSlopeCos_(maxSlopeCos),
           iterations_(iterations) {}
 
-    std::vector<Hit> hits;  // every contact the moves met
+    std::vector<Hit> hits;    // every contact the moves met
+    btVector3 onto{0, 0, 0};  // the walk's sideways direction this update (unit, or zero)
 
     // Whether a surface of this normal is walkable.
     bool walkable(const btVector3& normal) const { return normal.dot(up_) >= maxSlopeCos_ - btScalar(1e-5); }
 
     // The normal of the ground a contact below the character stands it on: the contact's own when
-    // walkable; for a contact at an edge or corner (the character overhangs it), the normal of the face
-    // just beside the contact on the far side from the centre, found by a short ray down, when that is
-    // walkable. Nothing for a steep surface or a contact not below the character.
+    // walkable; for a contact at an edge or corner (the character overhangs it) while it walks, the normal
+    // of the face beyond the edge, found by a short ray down just past it, when walkable. Nothing for a
+    // steep surface or a contact not below the character.
     std::optional<Hit> support(const btVector3& center, const Hit& hit) const {
         const btScalar rise = hit.normal.dot(up_);
         if (!(rise > btScalar(0.05))) return std::nullopt;
@@ -116,6 +117,9 @@ public:
         const btScalar awayLength = away.length();
         if (!(awayLength > 0)) return std::nullopt;
         away /= awayLength;
+        // Only while walking (onto a step, or off one onto the next): standing still, a character slides off
+        // an edge steeper than the slope limit.
+        if (onto.length2() == 0) return std::nullopt;
         const btScalar reach = body_.radius + skin_;
         const btScalar step = btScalar(1e-3) * reach;
         const btScalar height = (bottom - hit.point).dot(up_);
@@ -178,13 +182,6 @@ public:
             }
             if (planeCount < 4) planes[planeCount++] = normal;
             move = clip(move, planes, planeCount);
-            // Off the plane by the rounding of the coordinates: the end of a move along it, rounded, may
-            // point into it by that much, which the next sweep would rightly take for a move into it.
-            if (move.length2() > 0) {
-                const btScalar scale = std::max({std::abs(at.x()), std::abs(at.y()), std::abs(at.z())});
-                move += planes[planeCount - 1] *
-                        (btScalar(32) * std::numeric_limits<btScalar>::epsilon() * (scale + move.length()));
-            }
             if (move.dot(intended) <= 0) break;  // never turned back against the intended move
         }
         result.end = at;
@@ -275,7 +272,6 @@ CharacterController::Shape CharacterController::shapeOf(const btConvexShape* sha
         const auto* capsule = static_cast<const btCapsuleShape*>(shape);
         dims.radius = capsule->getRadius();
         dims.halfHeight = capsule->getHalfHeight();
-        require(dims.halfHeight == 0, "capsule characters are not supported yet (use a btSphereShape)");
     } else {
         require(false, "the shape must be a btSphereShape or a btCapsuleShape");
     }
@@ -571,6 +567,8 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
     }
     walk = limited(walk + airVelocity_ * dt);
     const bool wasOnGround = ground_.kind == GroundState::Kind::OnGround && !jumped_;
+    if (const btVector3 sideways = walk - up_ * walk.dot(up_); sideways.length2() > 0)
+        stepper.onto = sideways.normalized();
     const btVector3 groundNormal = ground_.normal;
 
     btScalar vertical = verticalVelocity_ - gravity_ * dt;
@@ -597,9 +595,11 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
                 const Move down = stepper.slide(over.end, -up_ * (lifted + skin_), Stepper::Mode::Fall);
                 const btVector3 direction = sideways.length2() > 0 ? sideways.normalized() : sideways;
                 const btScalar gained = (down.end - at).dot(direction) - (moved.end - at).dot(direction);
-                // The step's top no higher than the step height above the feet.
+                // The step's top no higher than the step height above the feet, and cleared by the rise:
+                // where a ceiling stopped the rise short of it, there is no room to stand on the step.
                 const btVector3 feet = at - up_ * (dims_.halfHeight + dims_.radius + skin_);
-                const bool low = down.support && (down.support->point - feet).dot(up_) <= stepHeight_;
+                const btScalar top = down.support ? (down.support->point - feet).dot(up_) : btScalar(0);
+                const bool low = down.support && top <= stepHeight_ && top <= lifted;
                 if (down.landed && low && gained > btScalar(1e-3) * skin_) {
                     moved = down;
                     stats_.steppedUp = true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Zlib
 // The character controller beside Bullet's (bench/character/character_compare.cpp): what the side-by-side
-// levels found. The DISABLED_ tests fail today and describe the behaviour the controller should have.
+// levels found: each test here failed once, and holds the behaviour the controller has to have.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,14 +59,10 @@ TEST(CharacterFindings, ClimbsARiserWithinTheStepHeight) {
     }
 }
 
-// A riser taller than the step height blocks the character, which stays on the floor in front of it.
-// Fails today: risers up to about the step height plus the radius (0.64 m here) are climbed. The step-up
-// comes down onto the riser's top edge short of its top face, and Stepper::support takes that contact
-// (its normal 50-87 degrees from up) as ground, because the face beyond the edge is walkable; standing
-// there, the next update steps up again from the edge, so the step height bounds each update's rise and
-// not the rise above the floor the character walked from. bench/character/character_compare's "tallest
-// riser climbed" row: 0.64 m for ours, 0.52 m for Bullet's controller, with a step height of 0.35.
-TEST(CharacterFindings, DISABLED_IsBlockedByARiserTallerThanTheStepHeight) {
+// A riser taller than the step height blocks the character, which stays on the floor in front of it: a
+// step up that comes down onto the riser's top edge, short of its top face, is no step (risers up to the
+// step height plus the radius would be climbed an edge at a time).
+TEST(CharacterFindings, IsBlockedByARiserTallerThanTheStepHeight) {
     for (const btScalar riser : {btScalar(0.36), btScalar(0.5), btScalar(0.6)}) {
         const RiserWalk walk = walkIntoRiser(riser);
         EXPECT_LT(walk.highestBottom, kStepHeight) << riser;
@@ -76,11 +72,9 @@ TEST(CharacterFindings, DISABLED_IsBlockedByARiserTallerThanTheStepHeight) {
 }
 
 // Stairs of 0.3 m under a ceiling that leaves room on the floor and none on the first step: the character
-// is blocked and stays on the floor. Fails today: the step-up rises as far as the ceiling lets it (0.19 m),
-// comes down onto the step's edge, and the character hangs there, its bottom 0.21 m above the floor, its
-// centre short of the step, wedged between the edge and the ceiling, reporting OnGround with the step's
-// top normal (the same cause as above).
-TEST(CharacterFindings, DISABLED_StaysOnTheFloorWhenACeilingLeavesNoRoomToStepUp) {
+// is blocked and stays on the floor, not hanging on the step's edge, wedged under the ceiling (a step up
+// must rise past the step's top).
+TEST(CharacterFindings, StaysOnTheFloorWhenACeilingLeavesNoRoomToStepUp) {
     const btScalar ceiling = 2 * kRadius + kSkin + btScalar(0.21);
     const RiserWalk walk = walkIntoRiser(btScalar(0.3), ceiling);
     EXPECT_NEAR(walk.finalBottom, kSkin, btScalar(1e-4));
@@ -88,12 +82,9 @@ TEST(CharacterFindings, DISABLED_StaysOnTheFloorWhenACeilingLeavesNoRoomToStepUp
     EXPECT_TRUE(walk.finalOnGround);
 }
 
-// The rule under both: a sphere touching the top edge of a box from the side, 70 degrees from up (steeper
-// than the 45 degree limit), with its centre beside the box, not over it, should slide off the edge to
-// the floor. Fails today: Stepper::support takes any contact rising more than 0.05 (up to 87 degrees from
-// up) as ground when the face beyond it is walkable, so the character is OnGround there, with the box's
-// top normal, and stays, its bottom 0.81 m above the floor.
-TEST(CharacterFindings, DISABLED_DoesNotStandOnAnEdgeTouchedFromTheSide) {
+// A sphere standing still against the top edge of a box from the side, 70 degrees from up (steeper than
+// the 45 degree limit), its centre beside the box, slides off the edge to the floor.
+TEST(CharacterFindings, DoesNotStandOnAnEdgeTouchedFromTheSide) {
     CharacterLevel level;
     level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
     level.addBox(btVector3(3, btScalar(0.5), 2), btVector3(4, btScalar(0.5), 0));
@@ -134,13 +125,11 @@ TEST(CharacterFindings, WalksOffALedge) {
     }
 }
 
-// Slowly too. Fails today for 0.6 m/s and less in float, 0.75 and less in double: the character stops for
-// good on the ledge's edge once it has rolled a little over it (contact normals 1 to 17 degrees from up,
-// 11 sweeps an update, not moving): its walk along the ground is along the surface of the edge it
-// touches at the skin, and the sweep stops it at fraction 0 (DISABLED_SweepAlongAnEdgeItTouchesIsNotStopped;
-// here a sphere of radius 0.32 at (1.0833336, 1.3089588), 2.5e-8 outside the edge at (1, 1), moved by
-// (0.004166667, -0.001123849), which takes it 2.9e-5 further out, is stopped at fraction 0).
-TEST(CharacterFindings, DISABLED_WalksOffALedgeSlowly) {
+// Slowly too: rolling over the ledge's edge, the walk along the ground runs along the surface of the edge
+// the character touches at the skin, which must not stop it (SweepAlongAnEdgeItTouchesIsNotStopped; a
+// sphere of radius 0.32 at (1.0833336, 1.3089588), 2.5e-8 outside the edge at (1, 1), moved by
+// (0.004166667, -0.001123849), which takes it 2.9e-5 further out).
+TEST(CharacterFindings, WalksOffALedgeSlowly) {
     for (const btScalar speed : {btScalar(0.15), btScalar(0.25), btScalar(0.5), btScalar(0.75)}) {
         const btVector3 end = walkOffLedge(speed);
         EXPECT_NEAR(end.y(), kRadius + kSkin, btScalar(1e-4)) << speed;
@@ -175,12 +164,11 @@ int sweepsStoppedAlongTheEdge(CharacterLevel& level) {
 // The cause of the stops on ledges, stairs and terrain below, in the world's sphere sweep
 // (analytic::sphereSweepTest, which the controller's moves use): a sphere touching an edge and moving
 // along its surface is stopped at fraction 0, though sweep_test.hpp says a start in contact moving along
-// the surface (the normal within 64 rounding units of perpendicular) is not stopped. Fails today for
-// about a tenth of the sweeps (float: 331 of 3,596 at a box's edge, 389 at a mesh's; double: 368 and
-// 389), with reported normals within 5e-7 of perpendicular to the motion on either side; along a face
-// none are stopped. The controller walks exactly so on an edge it stands on (along the ground, the plane
-// of the edge contact's normal, at the skin), and a stop leaves the state as it was, so it stops for good.
-TEST(CharacterFindings, DISABLED_SweepAlongAnEdgeItTouchesIsNotStopped) {
+// the surface is not stopped: the rounding of a short move's end far from the origin points it into the
+// surface by more than 64 rounding units of its length (about a tenth of these sweeps were stopped, with
+// normals within 5e-7 of perpendicular to the motion). The controller walks exactly so on an edge it
+// stands on (along the ground, at the skin), and a stop leaves its state as it was.
+TEST(CharacterFindings, SweepAlongAnEdgeItTouchesIsNotStopped) {
     CharacterLevel boxLevel;
     boxLevel.addBox(btVector3(3, btScalar(0.5), 2), btVector3(-2, btScalar(0.5), 0));
     EXPECT_EQ(sweepsStoppedAlongTheEdge(boxLevel), 0) << "box";
@@ -239,9 +227,8 @@ TEST(CharacterFindings, WalksDownStairsOnTheGround) {
     }
 }
 
-// At 1 m/s too. Fails today: the character stops for good on a step's edge (float: x 1.70, its bottom on
-// the 2.7 m step; double: x 1.93), as on a ledge (DISABLED_WalksOffALedgeSlowly).
-TEST(CharacterFindings, DISABLED_WalksDownStairsSlowly) {
+// At 1 m/s too: not stopped on a step's edge, as on a ledge (WalksOffALedgeSlowly).
+TEST(CharacterFindings, WalksDownStairsSlowly) {
     const btVector3 end = walkDownStairs(1);
     EXPECT_NEAR(end.y(), kRadius + kSkin, btScalar(1e-4));
     EXPECT_GT(end.x(), btScalar(4.3));
@@ -249,12 +236,8 @@ TEST(CharacterFindings, DISABLED_WalksDownStairsSlowly) {
 
 // Seeded random 2 s walks at 2-6 m/s on a bumpy terrain mesh (70 x 70 cells of 1 m, slopes under 30
 // degrees, nothing else): each keeps at least 80% of its walk across the ground and moves every step.
-// Fails today for 4 of the 60 walks in float (progress 2% to 77%; stopped for 27 to 118 of the 120
-// steps), on OnGround with walkable normals, 10 to 12 sweeps an update: the character stops on the
-// terrain's convex creases as it does on a ledge's edge (DISABLED_WalksOffALedgeSlowly), at any speed.
-// In the benchmark level, 482 of 6,300 two-second walk segments of ours make less than a tenth of their
-// walk's progress, against 69 for Bullet's controller (walls and corners stop both).
-TEST(CharacterFindings, DISABLED_WalksOverABumpyTerrainMesh) {
+// Not stopped on the terrain's convex creases, as on a ledge's edge (WalksOffALedgeSlowly).
+TEST(CharacterFindings, WalksOverABumpyTerrainMesh) {
     const auto height = [](btScalar x, btScalar z) {
         return btScalar(0.3) * std::sin(btScalar(0.45) * x) * std::cos(btScalar(0.37) * z) +
                btScalar(0.15) * std::sin(btScalar(1.1) * x + btScalar(0.7) * z) +

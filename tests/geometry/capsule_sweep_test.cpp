@@ -917,5 +917,23 @@ TYPED_TEST(CapsuleSweepTest, HostileInput) {
     }
 }
 
+// An upright capsule whose lower end is over a ramp's face within the height's rounding of touching it
+// (the static tests find it clear by a rounding), moving down into the face: it touches at the start. Its
+// end's lowest point lay a rounding past the plane, so the face's ray from there missed the face, and the
+// sweep reported nothing: a capsule character walking up a mesh ramp sank into its skin.
+TEST(CapsuleSweepTriangle, ARoundingGapMovingIntoTheFaceTouchesAtTheStart) {
+    const float a = 30.0f * 3.14159265358979323846f / 180.0f;
+    const Triangle<float> ramp{Vec3<float>(-10, 10 * std::tan(a), -5), Vec3<float>(0, 0, 5),
+                               Vec3<float>(0, 0, -5)};
+    const Vec3<float> center(-0.106668442f, 1.03108919f, 0);
+    const auto hit =
+        sweepCapsuleTriangle(RayPath<float>{center, Vec3<float>(0, 1.02836418f - 1.03108919f, 0), 1},
+                             Vec3<float>(0, 0.6f, 0), 0.3f + 0.02f, ramp);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->t, 0.0f);
+    EXPECT_NEAR(hit->normal.x, 0.5f, 1e-6f);
+    EXPECT_NEAR(hit->normal.y, std::sqrt(3.0f) / 2, 1e-6f);
+}
+
 }  // namespace
 }  // namespace analytic

@@ -35,7 +35,8 @@ namespace analytic {
 // - Miss: addSingleResult is never called and m_closestHitFraction is unchanged.
 // - Start in contact: a sphere touching or overlapping an obstacle at `from` reports f = 0 with the
 //   normal that separates the two when it moves into the obstacle; when it moves away from it or along
-//   its surface (the normal within 64 rounding units of perpendicular), that obstacle does not stop it
+//   its surface (the motion's part along the normal within the rounding: 64 units of the motion's length
+//   and 8 of its ends' coordinates), that obstacle does not stop it
 //   and nothing is reported for it: a sphere sliding on a mesh at exactly its radius crosses the mesh's
 //   internal edges unstopped. from == to is an overlap test: every obstacle the sphere touches or
 //   overlaps, at f = 0 (Bullet reports none).

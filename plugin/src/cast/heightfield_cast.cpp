@@ -9,6 +9,7 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
+#include "cast/capsule_query.hpp"
 #include "cast/dbvt_walk.hpp"
 #include "cast/ray_query.hpp"
 #include "cast/sphere_query.hpp"
@@ -218,6 +219,8 @@ template <class Query> void castAgainstHeightfield(const Query& query, const btC
 template void castAgainstHeightfield(const RayQuery&, const btCollisionObject&,
                                      const btHeightfieldTerrainShape&, const btTransform&);
 template void castAgainstHeightfield(const SphereQuery&, const btCollisionObject&,
+                                     const btHeightfieldTerrainShape&, const btTransform&);
+template void castAgainstHeightfield(const CapsuleQuery&, const btCollisionObject&,
                                      const btHeightfieldTerrainShape&, const btTransform&);
 
 }  // namespace analytic::cast

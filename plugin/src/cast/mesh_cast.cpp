@@ -11,6 +11,7 @@
 
 #include "analytic/adapters/bullet_math.hpp"
 #include "analytic/geometry/ray_box.hpp"
+#include "cast/capsule_query.hpp"
 #include "cast/dbvt_walk.hpp"
 #include "cast/mesh_tree.hpp"
 #include "cast/ray_query.hpp"
@@ -184,9 +185,9 @@ void castAgainstMesh(const Query& query, const btCollisionObject& object, const 
     const Vec3<Scalar> growth = query.growthIn(scaling);
     if constexpr (std::is_same_v<Query, RayQuery>) {
         if (mesh.tree && mesh.tree->cast(meshRay, reporter)) return;
-    } else {
+    } else if constexpr (std::is_same_v<Query, SphereQuery>) {
         if (mesh.tree && isFinite(growth) && mesh.tree->cast(meshRay, growth, reporter)) return;
-    }
+    }  // a capsule (only ever swept through a world, whose meshes have no trees of ours) walks Bullet's tree
     narrowphase::BvhTriangles<typename Query::TriangleReporter> triangles(*bvhMesh->getMeshInterface(),
                                                                           btVector3(1, 1, 1), reporter);
     const auto walk = [&](const auto& tree) {
@@ -202,5 +203,6 @@ void castAgainstMesh(const Query& query, const btCollisionObject& object, const 
 
 template void castAgainstMesh(const RayQuery&, const btCollisionObject&, const MeshTarget&);
 template void castAgainstMesh(const SphereQuery&, const btCollisionObject&, const MeshTarget&);
+template void castAgainstMesh(const CapsuleQuery&, const btCollisionObject&, const MeshTarget&);
 
 }  // namespace analytic::cast

@@ -10,6 +10,7 @@
 #include "analytic/ellipsoid_shape.hpp"
 #include "analytic/geometry/plane_tests.hpp"
 #include "analytic/geometry/ray_solids.hpp"
+#include "cast/capsule_query.hpp"
 #include "cast/dbvt_walk.hpp"
 #include "cast/heightfield_cast.hpp"
 #include "cast/mesh_cast.hpp"
@@ -155,9 +156,12 @@ template <class Query> void castAgainstShape(const Query& query, const btCollisi
 
 template void castAgainstTarget(const RayQuery&, const btCollisionObject&, const PlacedShape&);
 template void castAgainstTarget(const SphereQuery&, const btCollisionObject&, const PlacedShape&);
+template void castAgainstTarget(const CapsuleQuery&, const btCollisionObject&, const PlacedShape&);
 template void castAgainstShape(const RayQuery&, const btCollisionObject&, const btCollisionShape&,
                                const btTransform&);
 template void castAgainstShape(const SphereQuery&, const btCollisionObject&, const btCollisionShape&,
+                               const btTransform&);
+template void castAgainstShape(const CapsuleQuery&, const btCollisionObject&, const btCollisionShape&,
                                const btTransform&);
 
 }  // namespace analytic::cast

@@ -27,7 +27,7 @@ using Callback = btCollisionWorld::ConvexResultCallback;
 // that its answer does not depend on the order objects are met in.
 class InBoxCallback final : public Callback {
 public:
-    InBoxCallback(const SphereQuery& query, const Aabb<Scalar>& box) : query_(query) {
+    InBoxCallback(const SphereQuery& query, const Aabb<Scalar>& box, Scalar reach) : query_(query) {
         Callback& user = query.callback;
         m_closestHitFraction = 1;
         m_collisionFilterGroup = user.m_collisionFilterGroup;
@@ -36,9 +36,9 @@ public:
         // and the rounding of the segment's point.
         const Scalar side = maxAbsComponent(box.max - box.min);
         const Scalar padding =
-            query.radius + Scalar(0.01) * (std::isfinite(side) ? side : Scalar(0)) + Scalar(0.001) +
+            reach + Scalar(0.01) * (std::isfinite(side) ? side : Scalar(0)) + Scalar(0.001) +
             slabRoundingPadding<Scalar>(std::max(maxAbsComponent(box.min), maxAbsComponent(box.max)) +
-                                        rayReachOf(query.segment.ray) + query.radius);
+                                        rayReachOf(query.segment.ray) + reach);
         box_ = {box.min - padding, box.max + padding};
     }
 
@@ -103,8 +103,11 @@ Aabb<Scalar> SphereQuery::grownGate(const Aabb<Scalar>& box) const {
 bool SphereQuery::stops(const Vec3<Scalar>& normal) const {
     const Vec3<Scalar>& direction = segment.ray.direction;
     if (direction == Vec3<Scalar>(0)) return true;  // an overlap test
-    // The tolerance covers the rounding of a face's normal: a sphere sliding on a face is not stopped.
-    return glm::dot(normal, direction) < -64 * unitRoundoff<Scalar> * glm::length(direction);
+    // The tolerance covers the rounding of a face's normal, and that of the path's direction, to - from,
+    // whose ends are rounded to their magnitude (a short move along a surface far from the origin, its end
+    // rounded, points into it by that much): a sphere sliding on a face or along an edge is not stopped.
+    const Scalar ends = maxAbsComponent(segment.ray.origin) + maxAbsComponent(segment.ray.origin + direction);
+    return glm::dot(normal, direction) < -unitRoundoff<Scalar> * (64 * glm::length(direction) + 8 * ends);
 }
 
 void SphereQuery::report(const btCollisionObject& object, btCollisionWorld::LocalShapeInfo* shapeInfo,
@@ -202,20 +205,27 @@ void SphereQuery::castPlane(const btCollisionObject& object, const Plane<Scalar>
 
 void SphereQuery::castWithBullet(const btCollisionObject& object, const btCollisionShape& shape,
                                  const btTransform& transform) const {
+    btSphereShape sphere(radius);
+    btTransform from = btTransform::getIdentity(), to = btTransform::getIdentity();
+    from.setOrigin(segment.from);
+    to.setOrigin(segment.to);
+    castShapeWithBullet(object, shape, transform, sphere, from, to, radius);
+}
+
+void SphereQuery::castShapeWithBullet(const btCollisionObject& object, const btCollisionShape& shape,
+                                      const btTransform& transform, const btConvexShape& cast,
+                                      const btTransform& from, const btTransform& to, Scalar reach) const {
     // objectQuerySingle sweeps only convex shapes and concave ones: the others it cannot meet.
     if (!shape.isConvex() && !shape.isConcave() && !shape.isCompound()) return;
     btVector3 boxMin, boxMax;
     shape.getAabb(transform, boxMin, boxMax);
     const Aabb<Scalar> box{toGlm(boxMin), toGlm(boxMax)};
     if (!isFinite(box.min) || !isFinite(box.max)) return;
-    btSphereShape sphere(radius);
-    btTransform from = btTransform::getIdentity(), to = btTransform::getIdentity();
-    from.setOrigin(segment.from);
-    to.setOrigin(segment.to);
-    InBoxCallback inBox(*this, box);
-    // objectQuerySingle takes the object non-const; it only reads it and hands it to the callback.
-    btCollisionWorld::objectQuerySingle(&sphere, from, to, const_cast<btCollisionObject*>(&object), &shape,
-                                        transform, inBox, 0);
+    InBoxCallback inBox(*this, box, reach);
+    // objectQuerySingle takes the shapes and the object non-const; it only reads them and hands the object
+    // to the callback.
+    btCollisionWorld::objectQuerySingle(const_cast<btConvexShape*>(&cast), from, to,
+                                        const_cast<btCollisionObject*>(&object), &shape, transform, inBox, 0);
 }
 
 SphereQuery::TriangleReporter SphereQuery::triangleReporter(const RayPath<Scalar>&,

@@ -83,6 +83,12 @@ struct SphereQuery {
     void castPlane(const btCollisionObject& object, const Plane<Scalar>& plane) const;
     void castWithBullet(const btCollisionObject& object, const btCollisionShape& shape,
                         const btTransform& transform) const;
+    // Bullet's objectQuerySingle of `cast` moved from -> to against the shape, its contacts passed to report
+    // when they can be there (within the shape's box grown by reach, the most the cast shape reaches from
+    // its centre, and Bullet's tolerance).
+    void castShapeWithBullet(const btCollisionObject& object, const btCollisionShape& shape,
+                             const btTransform& transform, const btConvexShape& cast, const btTransform& from,
+                             const btTransform& to, Scalar reach) const;
     TriangleReporter triangleReporter(const RayPath<Scalar>& frameRay, const btCollisionObject& object,
                                       const btVector3& scaling, const btTransform& transform) const;
 

@@ -7,12 +7,26 @@
 #include "analytic/character_controller.hpp"
 #include "analytic/ray_test.hpp"
 #include "analytic/sweep_test.hpp"
+#include "cast/capsule_query.hpp"
+#include "cast/world_walk.hpp"
 
 namespace analytic::character {
 namespace {
 
 bool finite(const btVector3& v) {
     return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
+// The body grown by `grow` swept from -> to through the world: a sphere by sphereSweepTest, a capsule by
+// the pipeline's capsule query (the same walks).
+void sweepBody(const btCollisionWorld& world, const Body& body, btScalar grow, const btVector3& from,
+               const btVector3& to, btCollisionWorld::ConvexResultCallback& callback) {
+    const btScalar radius = body.radius + grow;
+    if (body.halfHeight == 0) return sphereSweepTest(world, radius, from, to, callback);
+    const cast::Segment segment{segmentRay(toGlm(from), toGlm(to)), from, to};
+    if (!isFinite(segment.ray.origin) || !isFinite(segment.ray.direction) || !std::isfinite(radius)) return;
+    const cast::CapsuleQuery query{{segment, radius, callback}, toGlm(body.up * body.halfHeight)};
+    cast::castThroughWorld(world, query, slabRayOf(segment.ray));
 }
 
 // The closest contact the body moves into, among the objects the filter accepts.
@@ -120,7 +134,7 @@ std::optional<Hit> Queries::sweep(const Body& body, btScalar grow, const btVecto
                                   const btVector3& to) const {
     ++count_;
     ClosestCallback callback(filter_);
-    sphereSweepTest(world_, body.radius + grow, from, to, callback);
+    sweepBody(world_, body, grow, from, to, callback);
     if (callback.hit && (!finite(callback.hit->normal) || !finite(callback.hit->point))) return std::nullopt;
     return callback.hit;
 }
@@ -130,7 +144,7 @@ void Queries::contacts(const Body& body, btScalar reach, const btVector3& at, st
     ++count_;
     const std::size_t first = out.size();
     AllCallback callback(filter_, body, reach, at, out);
-    sphereSweepTest(world_, body.radius + reach, at, at, callback);
+    sweepBody(world_, body, reach, at, at, callback);
     if (out.size() - first > limit) {
         std::stable_sort(out.begin() + std::ptrdiff_t(first), out.end(),
                          [](const Contact& a, const Contact& b) { return a.distance < b.distance; });

@@ -67,12 +67,15 @@ template <class T> void offerSegment(const RayPath<T>& path, T radius, const Vec
 }
 
 // The time the centre comes down to radius above the plane dot(normal, x) = offset (normal unit) from its
-// positive side, when it does within [0, maxT] and before the earliest so far.
+// positive side, when it does within [0, maxT] and before the earliest so far. A centre already below
+// that height by no more than slack (the rounding of the case, where the static tests found the capsule
+// clear) comes down to it at 0.
 template <class T> std::optional<T> planeEntry(const RayPath<T>& path, T radius, const Vec3<T>& normal,
-                                               T offset, const Earliest<T>& earliest) {
+                                               T offset, T slack, const Earliest<T>& earliest) {
     const T approach = glm::dot(normal, path.direction);
     if (!(approach < T(0))) return std::nullopt;
-    const T t = (offset + radius - glm::dot(normal, path.origin)) / approach;
+    const T below = offset + radius - glm::dot(normal, path.origin);
+    const T t = below > T(0) && below <= slack ? T(0) : below / approach;
     if (!(t >= T(0) && t <= path.maxT) || !earliest.beats(t)) return std::nullopt;
     return t;
 }
@@ -92,7 +95,8 @@ template <class T> void offerParallelogram(const RayPath<T>& path, T radius, con
     if (!(normal.length > 16 * unitRoundoff<T>)) return;  // parallel, a zero side, or NaN
     const T height = glm::dot(normal.direction, path.origin - corner);
     const Vec3<T> outward = height >= T(0) ? normal.direction : -normal.direction;
-    const std::optional<T> t = planeEntry(path, radius, outward, glm::dot(outward, corner), earliest);
+    const std::optional<T> t =
+        planeEntry(path, radius, outward, glm::dot(outward, corner), tolerance, earliest);
     if (!t) return;
     const Vec3<T> q = path.at(*t) - radius * outward - corner;
     // The point's distances from the side through the corner along side (then along edge), against the
@@ -134,13 +138,14 @@ void offerVerticesAndEdges(const RayPath<T>& path, const Vec3<T>& halfAxis, T ra
 // own plane, whose rest the edges' parallelograms cover). contains(q) says whether q, a point of the face's
 // plane, lies on the face.
 template <class T, class Contains> void offerFace(const RayPath<T>& path, const Vec3<T>& halfAxis, T radius,
-                                                  const Vec3<T>& normal, T offset, const Contains& contains,
-                                                  Earliest<T>& earliest) {
+                                                  const Vec3<T>& normal, T offset, T tolerance,
+                                                  const Contains& contains, Earliest<T>& earliest) {
     const T rise = glm::dot(normal, halfAxis);
     for (const T sign : {T(1), T(-1)}) {
         if (sign * rise < T(0)) continue;
         const Vec3<T> shift = sign * halfAxis;
-        const std::optional<T> t = planeEntry(path, radius, normal, offset + sign * rise, earliest);
+        const std::optional<T> t =
+            planeEntry(path, radius, normal, offset + sign * rise, tolerance, earliest);
         if (t && contains(path.at(*t) - radius * normal - shift)) earliest.offer(*t, normal);
     }
 }
@@ -455,10 +460,20 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleTriangle(const R
             const T rise = glm::dot(normal, halfAxis);
             for (const T sign : {T(1), T(-1)}) {
                 if (sign * rise < T(0)) continue;
+                const Vec3<T> end = path.origin - sign * halfAxis;
                 const std::optional<TriangleHit<T>> face = intersectRayTriangle(
-                    RayPath<T>{path.origin - sign * halfAxis - radius * normal, path.direction, path.maxT},
-                    target);
-                if (face) earliest.offer(face->t, normal);
+                    RayPath<T>{end - radius * normal, path.direction, path.maxT}, target);
+                if (face) {
+                    earliest.offer(face->t, normal);
+                } else if (glm::dot(normal, end - target.a) <= radius + noise &&
+                           intersectRayTriangle(
+                               RayPath<T>{end + radius * normal, -normal, std::numeric_limits<T>::infinity()},
+                               target)) {
+                    // The end over the face within the height's rounding of touching it (the static tests
+                    // found it clear by a rounding), its lowest point a rounding past the plane: the ray from
+                    // there misses the face it moves into, which it touches at the start.
+                    earliest.offer(T(0), normal);
+                }
             }
         }
     }
@@ -531,7 +546,7 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleObb(const RayPat
             Vec3<T> normal(T(0));
             normal[axis] = side;
             offerFace(
-                local, localAxis, radius, normal, half[axis],
+                local, localAxis, radius, normal, half[axis], tolerance,
                 [&](const Vec3<T>& q) {
                     for (int other = 0; other < 3; ++other)
                         if (other != axis && !(std::abs(q[other]) <= half[other] + tolerance)) return false;
@@ -655,7 +670,7 @@ std::optional<SphereSweepHit<T>> sweepCapsuleConvexPolyhedron(const RayPath<T>& 
     for (std::size_t f = 0; f < solid.planes.size(); ++f) {
         const Plane<T>& plane = solid.planes[f];
         offerFace(
-            path, halfAxis, radius, plane.normal, plane.offset,
+            path, halfAxis, radius, plane.normal, plane.offset, tolerance,
             [&](const Vec3<T>& q) {
                 for (std::size_t j = 0; j < solid.planes.size(); ++j)
                     if (j != f &&
