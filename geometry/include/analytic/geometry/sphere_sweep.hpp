@@ -1086,11 +1086,13 @@ template <class T> std::optional<PolyhedronPoint<T>> nearestOnPolyhedron(const V
         const std::optional<SegmentPoint<T>> nearest =
             closestPointOnSegment(p, solid.vertices[edge[0]], solid.vertices[edge[1]]);
         if (!nearest) continue;
-        const Vec3<T> offset = p - nearest->point;
-        const T distance = glm::length(offset);
+        // Scaled where its square leaves the normal numbers (a polyhedron at 1e-21 in float): the root of a
+        // subnormal square has lost its digits, and a normal divided by it its unit length.
+        const LengthAndDirection<T> offset = lengthAndDirection(p - nearest->point);
+        const T distance = offset.length;
         if (best && distance >= best->distance) continue;
         if (!(distance > T(0))) continue;
-        best = PolyhedronPoint<T>{nearest->point, offset / distance, distance};
+        best = PolyhedronPoint<T>{nearest->point, offset.direction, distance};
     }
     return best;
 }
