@@ -303,6 +303,11 @@ std::optional<PolyhedronPair<T>> closestPointsSegmentPolyhedron(const Vec3<T>& p
 // Direction: need not be unit; t is in multiples of path.direction (a displacement d over one step is the
 // path {c0, d, 1}, and t is Bullet's hit fraction). maxT may be +infinity. halfAxis: any direction and
 // length; zero makes the capsule a sphere, and the function returns the sphere sweep's answer.
+// Range of the rounded pieces: the capsules of edges and vertices are intersectRayCapsule's, which needs
+// the radius (plus a sphere's or capsule's target radius) and |direction| with squares that are normal
+// numbers (RayPath). Outside it (radius 0, a moving segment; a subnormal radius or speed) only the flat
+// pieces meet the path: a touch of measure zero (a segment's end meeting an edge end-on) may then be a
+// miss, as it is for the sphere sweeps; a hit reported is always there.
 // Result: SphereSweepHit: t, the target's point nearest the capsule's segment at t (on its surface), the
 // unit normal from it toward the capsule's segment, startsInContact.
 
