@@ -268,5 +268,32 @@ TEST(SphereSweepPolyhedron, GarbagePlanesGiveNoInfiniteContact) {
     }
 }
 
+// A cube at 3.6e-21 in float, touched beside an edge: the offset's square is subnormal, and the normal
+// from it is unit all the same (fuzz finding of capsule_sweep through its zero axis: 1.0043 long).
+TEST(SphereSweepPolyhedron, TinyEdgeNormalIsUnit) {
+    const float s = 3.56842032716710863738e-21f;
+    std::vector<Plane<float>> planes;
+    for (int axis = 0; axis < 3; ++axis)
+        for (const float side : {1.0f, -1.0f}) {
+            Vec3<float> normal(0);
+            normal[axis] = side;
+            planes.push_back({normal, s});
+        }
+    std::vector<Vec3<float>> vertices;
+    for (int v = 0; v < 8; ++v)
+        vertices.push_back(Vec3<float>(v & 1 ? s : -s, v & 2 ? s : -s, v & 4 ? s : -s));
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    for (std::uint32_t v = 0; v < 8; ++v)
+        for (const std::uint32_t bit : {1u, 2u, 4u})
+            if (!(v & bit)) edges.push_back({v, v | bit});
+    const ConvexPolyhedron<float> cube{planes, vertices, edges};
+    for (const Vec3<float>& direction : {Vec3<float>(0), Vec3<float>(1, 0, 0)}) {
+        const auto hit = sweepSphereConvexPolyhedron(
+            RayPath<float>{Vec3<float>(2 * s, 2 * s, 0), direction, 1}, 2 * s, cube);
+        ASSERT_TRUE(hit.has_value());
+        EXPECT_NEAR(glm::length(Vec3<double>(hit->normal)), 1.0, 8 * double(unitRoundoff<float>));
+    }
+}
+
 }  // namespace
 }  // namespace analytic

@@ -55,8 +55,37 @@ template <class T> struct Earliest {
 };
 
 // The segment from - to grown by radius: a capsule, met by the ray test.
-template <class T> void offerSegment(const RayPath<T>& path, T radius, const Vec3<T>& from, const Vec3<T>& to,
+// Whether the path may meet the box [low, high] padded by pad before the earliest entry so far (or start
+// inside it): a cheap test before a capsule's, whose entry is never before its box's. Only a clear
+// answer rejects: a NaN (a direction's reciprocal that overflows against a zero gap) lets the exact test
+// decide.
+template <class T> bool mayReachBox(const RayPath<T>& path, const Vec3<T>& inverseDirection, Vec3<T> low,
+                                    Vec3<T> high, T pad, const Earliest<T>& earliest) {
+    low -= pad;
+    high += pad;
+    T near = -std::numeric_limits<T>::infinity();
+    T far = earliest.t ? std::min(*earliest.t, path.maxT) : path.maxT;
+    for (int k = 0; k < 3; ++k) {
+        if (path.direction[k] == T(0)) {
+            if (path.origin[k] < low[k] || path.origin[k] > high[k]) return false;
+            continue;
+        }
+        const T t1 = (low[k] - path.origin[k]) * inverseDirection[k];
+        const T t2 = (high[k] - path.origin[k]) * inverseDirection[k];
+        near = std::max(near, std::min(t1, t2));
+        far = std::min(far, std::max(t1, t2));
+    }
+    return !(near > far) && !(far < T(0));
+}
+
+// The segment from - to grown by radius: a capsule, met by the ray test (after its box's, padded by
+// tolerance).
+template <class T> void offerSegment(const RayPath<T>& path, const Vec3<T>& inverseDirection, T radius,
+                                     T tolerance, const Vec3<T>& from, const Vec3<T>& to,
                                      Earliest<T>& earliest) {
+    if (!mayReachBox(path, inverseDirection, glm::min(from, to) - radius, glm::max(from, to) + radius,
+                     tolerance, earliest))
+        return;
     const std::optional<RaySolidHit<T>> crossing = intersectRayCapsule(path, Capsule<T>{from, to, radius});
     if (!crossing) return;
     if (crossing->originInside) {
@@ -118,18 +147,19 @@ void offerVerticesAndEdges(const RayPath<T>& path, const Vec3<T>& halfAxis, T ra
                            std::size_t vertexCount, const Vertex& vertex, std::size_t edgeCount,
                            const Edge& edge, Earliest<T>& earliest) {
     const Vec3<T> axis = T(2) * halfAxis;
+    const Vec3<T> inverseDirection = T(1) / path.direction;
     for (std::size_t e = 0; e < edgeCount; ++e) {
         const auto [from, to] = edge(e);
         offerParallelogram(path, radius, from - halfAxis, to - from, axis, tolerance, earliest);
     }
     for (std::size_t v = 0; v < vertexCount; ++v) {
         const Vec3<T> point = vertex(v);
-        offerSegment(path, radius, point - halfAxis, point + halfAxis, earliest);
+        offerSegment(path, inverseDirection, radius, tolerance, point - halfAxis, point + halfAxis, earliest);
     }
     for (std::size_t e = 0; e < edgeCount; ++e) {
         const auto [from, to] = edge(e);
-        offerSegment(path, radius, from - halfAxis, to - halfAxis, earliest);
-        offerSegment(path, radius, from + halfAxis, to + halfAxis, earliest);
+        offerSegment(path, inverseDirection, radius, tolerance, from - halfAxis, to - halfAxis, earliest);
+        offerSegment(path, inverseDirection, radius, tolerance, from + halfAxis, to + halfAxis, earliest);
     }
 }
 
@@ -213,6 +243,15 @@ template <class T> std::optional<SphereSweepHit<T>> hitAtStart(const Vec3<T>& po
     return SphereSweepHit<T>{T(0), point, normal, true};
 }
 
+// Whether the segment p0 - p1 grown by reach is clear of the box [low, high] along one of its axes: then
+// the capsule starts apart from whatever the box holds, and the static tests (closest points against
+// every edge) need not run.
+template <class T>
+bool apartAlongAxes(const Vec3<T>& p0, const Vec3<T>& p1, T reach, const Vec3<T>& low, const Vec3<T>& high) {
+    return glm::any(glm::greaterThan(glm::min(p0, p1) - reach, high)) ||
+           glm::any(glm::lessThan(glm::max(p0, p1) + reach, low));
+}
+
 // Whether the path can meet anything within the box [low, high] grown by reach (a few roundings over).
 template <class T> bool pathReachesBox(const RayPath<T>& path, Vec3<T> low, Vec3<T> high, T reach) {
     low -= reach;
@@ -269,6 +308,11 @@ std::optional<PolyhedronPair<T>> closestPointsSegmentPolyhedron(const Vec3<T>& p
 // Direction: need not be unit; t is in multiples of path.direction (a displacement d over one step is the
 // path {c0, d, 1}, and t is Bullet's hit fraction). maxT may be +infinity. halfAxis: any direction and
 // length; zero makes the capsule a sphere, and the function returns the sphere sweep's answer.
+// Range of the rounded pieces: the capsules of edges and vertices are intersectRayCapsule's, which needs
+// the radius (plus a sphere's or capsule's target radius) and |direction| with squares that are normal
+// numbers (RayPath). Outside it (radius 0, a moving segment; a subnormal radius or speed) only the flat
+// pieces meet the path: a touch of measure zero (a segment's end meeting an edge end-on) may then be a
+// miss, as it is for the sphere sweeps; a hit reported is always there.
 // Result: SphereSweepHit: t, the target's point nearest the capsule's segment at t (on its surface), the
 // unit normal from it toward the capsule's segment, startsInContact.
 
@@ -436,16 +480,17 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleTriangle(const R
         return normalThroughCore(halfAxis, direction, center - pair.onTarget);
     };
     const Capsule<T> atStart{path.origin - halfAxis, path.origin + halfAxis, radius};
-    if (const auto contact = capsuleTriangleContact(atStart, target, T(0)))
-        return hitAtStart(contact->contact.points[0].onB, contact->contact.normal);
-    {
+    const Aabb<T> bounds = boundsOf(target);
+    if (!apartAlongAxes(atStart.a, atStart.b, radius + 16 * unitRoundoff<T> * scale, bounds.min,
+                        bounds.max)) {
+        if (const auto contact = capsuleTriangleContact(atStart, target, T(0)))
+            return hitAtStart(contact->contact.points[0].onB, contact->contact.normal);
         const std::optional<NearestPair<T>> pair = nearestPair(atStart.a, atStart.b);
         if (!pair) return std::nullopt;
         if (detail::lengthSquared(pair->onSegment - pair->onTarget) <= radius * radius)
             return hitFromPair(T(0), *pair, T(0), noise, fallbackAt(*pair, path.origin), true);
     }
     if (path.direction == Vec3<T>(0)) return std::nullopt;
-    const Aabb<T> bounds = boundsOf(target);
     if (!pathReachesBox(path, bounds.min - glm::abs(halfAxis), bounds.max + glm::abs(halfAxis),
                         radius + 16 * unitRoundoff<T> * scale))
         return std::nullopt;
@@ -515,8 +560,6 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleObb(const RayPat
     };
     const Mat3<T> toLocal = glm::transpose(target.rotation);
     const Capsule<T> atStart{path.origin - halfAxis, path.origin + halfAxis, radius};
-    if (const auto contact = capsuleObbContact(atStart, target, T(0)))
-        return hitAtStart(contact->points[0].onB, contact->normal);
     // The normal where the closest points coincide (rounding at a touch): the box's face normal nearest
     // the offset from its centre.
     const auto fallbackAt = [&](const NearestPair<T>&, const Vec3<T>& center) {
@@ -527,7 +570,10 @@ template <class T> std::optional<SphereSweepHit<T>> sweepCapsuleObb(const RayPat
             if (slack[i] > slack[axis]) axis = i;
         return (local[axis] < T(0) ? T(-1) : T(1)) * target.rotation[axis];
     };
-    {
+    if (!apartAlongAxes(toLocal * (atStart.a - target.center), toLocal * (atStart.b - target.center),
+                        radius + 16 * unitRoundoff<T> * scale, -half, half)) {
+        if (const auto contact = capsuleObbContact(atStart, target, T(0)))
+            return hitAtStart(contact->points[0].onB, contact->normal);
         const std::optional<NearestPair<T>> pair = nearestPair(atStart.a, atStart.b);
         if (!pair) return std::nullopt;
         if (detail::lengthSquared(pair->onSegment - pair->onTarget) <= radius * radius)
@@ -651,7 +697,8 @@ std::optional<SphereSweepHit<T>> sweepCapsuleConvexPolyhedron(const RayPath<T>& 
     const auto fallbackAt = [&](const NearestPair<T>&, const Vec3<T>& center) {
         return leastPenetration(center).normal;
     };
-    {
+    if (solid.vertices.empty() ||
+        !apartAlongAxes(path.origin - halfAxis, path.origin + halfAxis, radius + tolerance, low, high)) {
         const auto pair =
             closestPointsSegmentPolyhedron(path.origin - halfAxis, path.origin + halfAxis, solid, tolerance);
         if (!pair) return std::nullopt;

@@ -1089,11 +1089,19 @@ template <class T> std::optional<PolyhedronPoint<T>> nearestOnPolyhedron(const V
         const std::optional<SegmentPoint<T>> nearest =
             closestPointOnSegment(p, solid.vertices[edge[0]], solid.vertices[edge[1]]);
         if (!nearest) continue;
+        // Scaled where its square leaves the normal numbers (a polyhedron at 1e-21 in float): the root of a
+        // subnormal square has lost its digits, and a normal divided by it its unit length. (The direction
+        // only for the nearest so far: this loop runs over every edge.)
         const Vec3<T> offset = p - nearest->point;
-        const T distance = glm::length(offset);
+        const T squared = glm::dot(offset, offset);
+        const bool normalSquare =
+            squared >= std::numeric_limits<T>::min() && squared <= std::numeric_limits<T>::max();
+        const T distance = normalSquare ? std::sqrt(squared) : lengthAndDirection(offset).length;
         if (best && distance >= best->distance) continue;
         if (!(distance > T(0))) continue;
-        best = PolyhedronPoint<T>{nearest->point, offset / distance, distance};
+        const Vec3<T> normal =
+            normalSquare ? offset * (T(1) / distance) : lengthAndDirection(offset).direction;
+        best = PolyhedronPoint<T>{nearest->point, normal, distance};
     }
     return best;
 }
