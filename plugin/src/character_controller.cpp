@@ -611,12 +611,14 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
 
     // 4. Fall or rise.
     bool landed = false;
+    std::optional<Hit> landing;  // the ground a fall or the stick to the floor came down on
     const btVector3 drop = limited(up_ * (vertical * dt));
     if (vertical < 0) {
         const Move fell = stepper.slide(at, drop, Stepper::Mode::Fall);
         at = fell.end;
         if (fell.landed) {
             landed = true;
+            landing = fell.support;
             vertical = 0;
         }
     } else if (vertical > 0) {
@@ -640,13 +642,20 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
         if (stuck.landed) {
             at = stuck.end;
             landed = true;
+            landing = stuck.support;
             vertical = 0;
         }
     }
 
     // 6. The ground state.
     GroundState ground;
-    if (!(vertical > 0)) {
+    if (landing) {
+        // Come down onto supporting ground at the skin: that is the ground (no probe needed).
+        ground.kind = GroundState::Kind::OnGround;
+        ground.object = landing->object;
+        ground.point = landing->point;
+        ground.normal = landing->normal;
+    } else if (!(vertical > 0)) {
         if (const std::optional<Hit> below = stepper.probe(at)) {
             stepper.hits.push_back(*below);
             ground.object = below->object;

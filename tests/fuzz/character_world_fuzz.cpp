@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Zlib
-// Fuzz target: character controllers in the small hostile worlds of fuzz_world.hpp, driven by hostile
-// input: walks and velocities that are NaN, infinite or huge, time steps that are zero, negative or not
-// finite, jumps, warps into geometry, any up axis, slope, step height, skin and shape change, a group
-// update. Invariants: no crash or undefined behaviour; a setter throws std::invalid_argument exactly for
-// the invalid values its contract names, and nothing else throws; the character's position stays finite;
+// Fuzz target: character controllers (spheres and capsules) in the small hostile worlds of fuzz_world.hpp,
+// driven by hostile input: walks and velocities that are NaN, infinite or huge, time steps that are zero,
+// negative or not finite, jumps, warps into geometry, any up axis, slope, step height, skin and shape change,
+// a group update. Invariants: no crash or undefined behaviour; a setter throws std::invalid_argument exactly
+// for the invalid values its contract names, and nothing else throws; the character's position stays finite;
 // warped into one sane sphere or box and left still, it is out of it (at the skin) within three updates.
 #include <cmath>
 #include <limits>
@@ -96,10 +96,19 @@ void drive(Input& in, Scene& built, CharacterController& character, btCollisionO
             }
             case 6: {
                 const Scalar radius = amount(in, 1);
-                auto shape = std::make_unique<btSphereShape>(radius);
+                // A sphere, or a capsule of any axis (used upright) and a hostile half height.
+                std::unique_ptr<btConvexShape> shape;
+                const bool capsule = in.flag();
+                const Scalar height =
+                    capsule ? (in.below(4) == 0 ? in.scalar<Scalar>() : Scalar(in.byte()) / 64) : Scalar(0);
+                if (capsule)
+                    shape = std::make_unique<btCapsuleShape>(radius, 2 * height);
+                else
+                    shape = std::make_unique<btSphereShape>(radius);
                 bool changed = false;
-                expectThrowsExactly(!(radius >= 0 && radius <= Scalar(1e6)),
-                                    [&] { changed = character.setShape(built.world, shape.get()); });
+                expectThrowsExactly(
+                    !(radius >= 0 && radius <= Scalar(1e6) && height >= 0 && height <= Scalar(1e6)),
+                    [&] { changed = character.setShape(built.world, shape.get()); });
                 if (changed) built.shapes.push_back(std::move(shape));
                 break;
             }
@@ -117,10 +126,21 @@ void run(Input& in) {
     Scene built;
     buildWorld(in, built);
     const Scalar radius = in.below(4) == 0 ? in.scalar<Scalar>() : Scalar(in.byte()) / 128;
-    auto shape = std::make_unique<btSphereShape>(radius);
+    // A sphere, or a capsule of any axis (used upright) and a hostile half height.
+    std::unique_ptr<btConvexShape> shape;
+    const bool capsule = in.flag();
+    const Scalar height =
+        capsule ? (in.below(4) == 0 ? in.scalar<Scalar>() : Scalar(in.byte()) / 64) : Scalar(0);
+    if (capsule)
+        shape = std::make_unique<btCapsuleShape>(radius, 2 * height);
+    else
+        shape = std::make_unique<btSphereShape>(radius);
     btCollisionObject ghost;
     ghost.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 4, 0)));
     ghost.setCollisionShape(shape.get());
+    const auto cleanUp = [&] {
+        if (ghost.getBroadphaseHandle()) built.world.removeCollisionObject(&ghost);
+    };
     if (in.flag())
         built.world.addCollisionObject(&ghost, btBroadphaseProxy::CharacterFilter,
                                        btBroadphaseProxy::StaticFilter | btBroadphaseProxy::DefaultFilter);
@@ -128,14 +148,11 @@ void run(Input& in) {
     const btVector3 up = bullet(vector(in, sane, 1));
     const Scalar step = amount(in, 1);
     std::unique_ptr<CharacterController> character;
-    const bool validShape = radius >= 0 && radius <= Scalar(1e6);
+    const bool validShape = radius >= 0 && radius <= Scalar(1e6) && height >= 0 && height <= Scalar(1e6);
     expectThrowsExactly(
         !validShape || !finiteVector(up) || up.isZero() || !(step >= 0 && step <= Scalar(1e6)),
         [&] { character = std::make_unique<CharacterController>(&ghost, shape.get(), step, up); });
-    if (!character) {
-        if (ghost.getBroadphaseHandle()) built.world.removeCollisionObject(&ghost);
-        return;
-    }
+    if (!character) return cleanUp();
     character->setGravity(btVector3(0, -9.81f, 0));
     drive(in, built, *character, ghost);
 
@@ -153,10 +170,12 @@ void run(Input& in) {
         character->reset(&built.world);
         character->setGravity(btVector3(0, 0, 0));
         character->setWalkDirection(btVector3(0, 0, 0));
+        if (!finiteVector(inside)) return cleanUp();
         character->warp(inside);
-        const Scalar r = shape->getRadius();
+        const Scalar r = radius;
         const Scalar skin = character->getContactOffset();
-        bool alone = character->getShape() == shape.get() && r > Scalar(1e-2) && r < 4 && skin < r;
+        bool alone =
+            !capsule && character->getShape() == shape.get() && r > Scalar(1e-2) && r < 4 && skin < r;
         for (const auto& object : built.objects) {
             if (object.get() == solid.object) continue;
             btVector3 low, high;
@@ -178,7 +197,7 @@ void run(Input& in) {
             FUZZ_CHECK(distanceTo(solid, at) >= r + Scalar(0.89) * skin - 1e-4f * scale);
         }
     }
-    if (ghost.getBroadphaseHandle()) built.world.removeCollisionObject(&ghost);
+    cleanUp();
 }
 
 }  // namespace

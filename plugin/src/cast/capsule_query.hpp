@@ -32,6 +32,12 @@ struct CapsuleQuery : SphereQuery {
     // The box grown by the capsule's box (per axis), or empty when not finite (as SphereQuery's).
     Aabb<Scalar> grownGate(const Aabb<Scalar>& box) const;
     Vec3<Scalar> growthIn(const btVector3& scaling) const { return reach() / glm::abs(toGlm(scaling)); }
+    // In a frame turned by `basis` from the world's and scaled by `scaling`: the capsule's box there, which
+    // for an upright capsule in an upright mesh is its radius across and its reach up.
+    Vec3<Scalar> growthIn(const btVector3& scaling, const btMatrix3x3& basis) const {
+        const Vec3<Scalar> local = toGlm(basis.transpose() * toBullet(halfAxis));
+        return (radius + glm::abs(local)) / glm::abs(toGlm(scaling));
+    }
 
     void castSolid(const btCollisionObject& object, const Sphere<Scalar>& sphere) const;
     void castSolid(const btCollisionObject& object, const Obb<Scalar>& box) const;

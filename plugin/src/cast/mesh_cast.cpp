@@ -182,7 +182,11 @@ void castAgainstMesh(const Query& query, const btCollisionObject& object, const 
     if (!query.takes(meshRay)) return;
     typename Query::TriangleReporter reporter = query.triangleReporter(meshRay, object, scaling, transform);
     if (!(reporter.running() > 0)) return;
-    const Vec3<Scalar> growth = query.growthIn(scaling);
+    Vec3<Scalar> growth;
+    if constexpr (std::is_same_v<Query, CapsuleQuery>)
+        growth = query.growthIn(scaling, transform.getBasis());
+    else
+        growth = query.growthIn(scaling);
     if constexpr (std::is_same_v<Query, RayQuery>) {
         if (mesh.tree && mesh.tree->cast(meshRay, reporter)) return;
     } else if constexpr (std::is_same_v<Query, SphereQuery>) {
