@@ -145,39 +145,50 @@ TEST_P(CharacterShapes, SlidesAlongAWallAtTheWalksPartAlongIt) {
 // Walls meeting at 30 to 150 degrees, walked into along the bisector for 10 s: never inside a wall, and
 // still once settled.
 TEST_P(CharacterShapes, SettlesInCornersWithoutJitter) {
-    for (const btScalar degrees : {btScalar(30), btScalar(60), btScalar(90), btScalar(120), btScalar(150)}) {
-        CharacterLevel level;
-        level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
-        // Two walls through the corner at the origin, each turned half the angle from the walk (+x).
-        const btScalar half = btRadians(degrees) / 2;
-        for (const btScalar side : {btScalar(1), btScalar(-1)}) {
-            const btQuaternion turn(btVector3(0, 1, 0), side * (SIMD_HALF_PI - half));
-            // The wall's face through the origin: its inside face is its -x face turned.
-            const btVector3 across = quatRotate(turn, btVector3(1, 0, 0));
-            level.addBox(
-                btVector3(btScalar(0.5), 2, 10),
-                btTransform(turn, across * btScalar(0.5) + quatRotate(turn, btVector3(0, 2, side * -10))));
+    for (const bool mesh : {false, true})
+        for (const btScalar degrees :
+             {btScalar(30), btScalar(60), btScalar(90), btScalar(120), btScalar(150)}) {
+            CharacterLevel level;
+            level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+            // Two walls through the corner at the origin, each turned half the angle from the walk (+x):
+            // boxes, or a mesh of their inside faces.
+            const btScalar half = btRadians(degrees) / 2;
+            std::vector<btVector3> corners;
+            for (const btScalar side : {btScalar(1), btScalar(-1)}) {
+                const btQuaternion turn(btVector3(0, 1, 0), side * (SIMD_HALF_PI - half));
+                // The wall's face through the origin: its inside face is its -x face turned.
+                const btVector3 across = quatRotate(turn, btVector3(1, 0, 0));
+                if (mesh)
+                    CharacterLevel::addQuad(corners, btVector3(0, 0, 0), quatRotate(turn, btVector3(0, 4, 0)),
+                                            quatRotate(turn, btVector3(0, 4, side * -20)),
+                                            quatRotate(turn, btVector3(0, 0, side * -20)));
+                else
+                    level.addBox(btVector3(btScalar(0.5), 2, 10),
+                                 btTransform(turn, across * btScalar(0.5) +
+                                                       quatRotate(turn, btVector3(0, 2, side * -10))));
+            }
+            if (mesh) level.addMesh(corners);
+            CharacterController& character = addCharacter(level, btVector3(-5, kRadius + kSkin, 0));
+            const btScalar dt = btScalar(1) / 60;
+            character.setWalkDirection(btVector3(4 * dt, 0, 0));
+            btVector3 previous = feet(level, character);
+            btScalar settledMove = 0;
+            for (int i = 0; i < 600; ++i) {
+                level.step(dt);
+                const btVector3 now = feet(level, character);
+                if (i >= 300) settledMove = std::max(settledMove, (now - previous).length());
+                previous = now;
+            }
+            EXPECT_LT(settledMove, btScalar(1e-5)) << degrees << (mesh ? " mesh" : " boxes");
+            EXPECT_TRUE(character.onGround()) << degrees << (mesh ? " mesh" : " boxes");
+            // Not inside: the distance to each wall's plane is at least the radius.
+            for (const btScalar side : {btScalar(1), btScalar(-1)}) {
+                const btQuaternion turn(btVector3(0, 1, 0), side * (SIMD_HALF_PI - half));
+                const btVector3 inward = quatRotate(turn, btVector3(-1, 0, 0));
+                EXPECT_GE(previous.dot(inward), kRadius + kSkin * btScalar(0.89))
+                    << degrees << (mesh ? " mesh" : "");
+            }
         }
-        CharacterController& character = addCharacter(level, btVector3(-5, kRadius + kSkin, 0));
-        const btScalar dt = btScalar(1) / 60;
-        character.setWalkDirection(btVector3(4 * dt, 0, 0));
-        btVector3 previous = feet(level, character);
-        btScalar settledMove = 0;
-        for (int i = 0; i < 600; ++i) {
-            level.step(dt);
-            const btVector3 now = feet(level, character);
-            if (i >= 300) settledMove = std::max(settledMove, (now - previous).length());
-            previous = now;
-        }
-        EXPECT_LT(settledMove, btScalar(1e-5)) << degrees;
-        EXPECT_TRUE(character.onGround()) << degrees;
-        // Not inside: the distance to each wall's plane is at least the radius.
-        for (const btScalar side : {btScalar(1), btScalar(-1)}) {
-            const btQuaternion turn(btVector3(0, 1, 0), side * (SIMD_HALF_PI - half));
-            const btVector3 inward = quatRotate(turn, btVector3(-1, 0, 0));
-            EXPECT_GE(previous.dot(inward), kRadius + kSkin * btScalar(0.89)) << degrees;
-        }
-    }
 }
 
 // Ramps under a 45 degree limit: 44.5 degrees is climbed, 45.5 is not.
