@@ -312,38 +312,38 @@ std::unique_ptr<MeshData> soup(std::uint64_t seed, int count, double extent) {
 TEST_P(RayMesh, TerrainQuantizedAgainstReference) {
     Random random(401);
     MeshCase mesh(terrain(16, 1), true, btVector3(1, 1, 1), randomPlace(random, 20), GetParam());
-    const Tally tally = compareRandomRays(mesh, 402, 100000);
-    expectGoodTally(tally, "terrain, quantized tree", 100000);
+    const Tally tally = compareRandomRays(mesh, 402, 100000 / test::kCaseDivisor);
+    expectGoodTally(tally, "terrain, quantized tree", 100000 / test::kCaseDivisor);
 }
 
 TEST_P(RayMesh, TerrainPlainTreeAgainstReference) {
     Random random(403);
     MeshCase mesh(terrain(12, btScalar(1.5)), false, btVector3(1, 1, 1), randomPlace(random, 20), GetParam());
-    const Tally tally = compareRandomRays(mesh, 404, 30000);
-    expectGoodTally(tally, "terrain, plain tree", 30000);
+    const Tally tally = compareRandomRays(mesh, 404, 30000 / test::kCaseDivisor);
+    expectGoodTally(tally, "terrain, plain tree", 30000 / test::kCaseDivisor);
 }
 
 TEST_P(RayMesh, SoupAgainstReference) {
     Random random(405);
     MeshCase mesh(soup(406, 400, 6), true, btVector3(1, 1, 1), randomPlace(random, 20), GetParam());
-    const Tally tally = compareRandomRays(mesh, 407, 100000);
-    expectGoodTally(tally, "soup", 100000);
+    const Tally tally = compareRandomRays(mesh, 407, 100000 / test::kCaseDivisor);
+    expectGoodTally(tally, "soup", 100000 / test::kCaseDivisor);
 }
 
 TEST_P(RayMesh, ScaledTerrainAgainstReference) {
     Random random(408);
     MeshCase mesh(terrain(16, 1), true, btVector3(btScalar(2.5), btScalar(0.4), btScalar(1.5)),
                   randomPlace(random, 20), GetParam());
-    const Tally tally = compareRandomRays(mesh, 409, 50000);
-    expectGoodTally(tally, "scaled terrain", 50000);
+    const Tally tally = compareRandomRays(mesh, 409, 50000 / test::kCaseDivisor);
+    expectGoodTally(tally, "scaled terrain", 50000 / test::kCaseDivisor);
 }
 
 TEST_P(RayMesh, MirroredScaledSoupAgainstReference) {
     Random random(410);
     MeshCase mesh(soup(411, 400, 6), true, btVector3(btScalar(-1.5), btScalar(0.7), btScalar(2)),
                   randomPlace(random, 20), GetParam());
-    const Tally tally = compareRandomRays(mesh, 412, 50000);
-    expectGoodTally(tally, "mirrored scaled soup", 50000);
+    const Tally tally = compareRandomRays(mesh, 412, 50000 / test::kCaseDivisor);
+    expectGoodTally(tally, "mirrored scaled soup", 50000 / test::kCaseDivisor);
 }
 
 // ---- Watertightness -------------------------------------------------------------------------------
@@ -456,8 +456,8 @@ std::unique_ptr<MeshData> twoLayers() {
 TEST_P(RayMesh, TwoPartsWithShortIndicesAgainstReference) {
     Random random(440);
     MeshCase mesh(twoLayers(), true, btVector3(1, 1, 1), randomPlace(random, 10), GetParam());
-    const Tally tally = compareRandomRays(mesh, 441, 20000);
-    expectGoodTally(tally, "two parts, 16-bit indices", 20000);
+    const Tally tally = compareRandomRays(mesh, 441, 20000 / test::kCaseDivisor);
+    expectGoodTally(tally, "two parts, 16-bit indices", 20000 / test::kCaseDivisor);
     long partHits[2] = {0, 0};
     for (int i = 0; i < 1000; ++i) {
         const btVector3 aim =
