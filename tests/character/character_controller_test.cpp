@@ -781,6 +781,41 @@ TEST_P(CharacterShapes, IsPushedOutByKinematicBodies) {
 namespace analytic::test {
 namespace {
 
+// Cylinders and cones block the character too: exactly for a sphere, by Bullet's convex cast of a
+// btCapsuleShape for a capsule (within Bullet's millimetre). Walked into at 5 m/s for 2 s, never passed.
+TEST_P(CharacterShapes, IsBlockedByCylindersAndCones) {
+    for (const bool cone : {false, true}) {
+        CharacterLevel level;
+        level.addBox(btVector3(50, 1, 50), btVector3(0, -1, 0));
+        std::unique_ptr<btConvexShape> post;
+        if (cone)
+            post = std::make_unique<btConeShape>(btScalar(1), btScalar(4));
+        else
+            post = std::make_unique<btCylinderShape>(btVector3(1, 2, 1));
+        level.addShape(std::move(post), btTransform(btQuaternion::getIdentity(), btVector3(3, 2, 0)));
+        CharacterController& character = addCharacter(level, btVector3(0, kRadius + kSkin, 0));
+        const btScalar dt = btScalar(1) / 60;
+        character.setWalkDirection(btVector3(5 * dt, 0, 0));
+        for (int i = 0; i < 120; ++i) {
+            level.step(dt);
+            // The feet's distance from the post's outline in the plane z = 0 (the character's): the
+            // cylinder's side x = 2, the cone's side from (2, 0) up to its apex (3, 4).
+            const btVector3 at = feet(level, character);
+            const btScalar gap =
+                cone ? (btScalar(4) * (btScalar(2) - at.x()) + (at.y() - 0)) / std::sqrt(btScalar(17))
+                     : btScalar(2) - at.x();
+            ASSERT_GT(gap, kRadius - btScalar(1e-3)) << cone << " " << i;
+        }
+        EXPECT_GT(feet(level, character).x(), btScalar(1)) << cone;
+    }
+}
+
+}  // namespace
+}  // namespace analytic::test
+
+namespace analytic::test {
+namespace {
+
 INSTANTIATE_TEST_SUITE_P(SphereAndCapsule, CharacterShapes, ::testing::Values(0.0, 0.6));
 INSTANTIATE_TEST_SUITE_P(SphereAndCapsule, CharacterGroupShapes, ::testing::Values(0.0, 0.6));
 

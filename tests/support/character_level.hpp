@@ -58,16 +58,7 @@ public:
         return addBox(halfExtents, btTransform(tilt, topCenter - normal * halfExtents.y()));
     }
     btCollisionObject& addPlane(const btVector3& normal, btScalar constant) {
-        auto object = std::make_unique<btCollisionObject>();
-        auto shape = std::make_unique<btStaticPlaneShape>(normal, constant);
-        object->setCollisionShape(shape.get());
-        object->setWorldTransform(frame_);
-        world_.addCollisionObject(object.get(), btBroadphaseProxy::StaticFilter,
-                                  btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter);
-        shapes_.push_back(std::move(shape));
-        btCollisionObject& result = *object;
-        objects_.push_back(std::move(object));
-        return result;
+        return addStatic(std::make_unique<btStaticPlaneShape>(normal, constant), btTransform::getIdentity());
     }
     // A static triangle mesh from level-coordinate triangles (a BVH mesh, placed at the frame).
     btCollisionObject& addMesh(const std::vector<btVector3>& triangleCorners) {

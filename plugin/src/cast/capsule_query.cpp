@@ -2,12 +2,6 @@
 #include "cast/capsule_query.hpp"
 
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
-#include <BulletCollision/CollisionShapes/btConvexPolyhedron.h>
-
-#include <algorithm>
-#include <array>
-#include <cstdint>
-#include <vector>
 
 #include "analytic/geometry/capsule_sweep.hpp"
 
@@ -33,35 +27,8 @@ void CapsuleQuery::castSolid(const btCollisionObject& object, const Capsule<Scal
 }
 
 void CapsuleQuery::castSolid(const btCollisionObject& object, const HullTarget& hull) const {
-    // As SphereQuery's: our faces, or Bullet's polyhedron gathered into buffers each thread keeps.
-    ConvexPolyhedron<Scalar> solid;
-    if (hull.faces) {
-        solid = {hull.faces->planes, hull.faces->vertices, hull.faces->edges};
-    } else {
-        thread_local std::vector<Plane<Scalar>> planes;
-        thread_local std::vector<Vec3<Scalar>> vertices;
-        thread_local std::vector<std::array<std::uint32_t, 2>> edges;
-        planes.clear();
-        vertices.clear();
-        edges.clear();
-        const btConvexPolyhedron& polyhedron = *hull.polyhedron;
-        for (int v = 0; v < polyhedron.m_vertices.size(); ++v)
-            vertices.push_back(toGlm(polyhedron.m_vertices[v]));
-        for (int f = 0; f < polyhedron.m_faces.size(); ++f) {
-            const btFace& face = polyhedron.m_faces[f];
-            planes.push_back(
-                {Vec3<Scalar>(face.m_plane[0], face.m_plane[1], face.m_plane[2]), -face.m_plane[3]});
-            for (int i = 0; i < face.m_indices.size(); ++i) {
-                auto a = std::uint32_t(face.m_indices[i]),
-                     b = std::uint32_t(face.m_indices[(i + 1) % face.m_indices.size()]);
-                if (a > b) std::swap(a, b);
-                if (a != b) edges.push_back({a, b});
-            }
-        }
-        std::sort(edges.begin(), edges.end());
-        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-        solid = {planes, vertices, edges};
-    }
+    // The solid in the hull's frame (our faces, or Bullet's polyhedron's).
+    const ConvexPolyhedron<Scalar> solid = solidOf(hull);
     const btTransform& place = hull.transform;
     const RayPath<Scalar> local =
         segmentRay(toGlm(place.invXform(segment.from)), toGlm(place.invXform(segment.to)));

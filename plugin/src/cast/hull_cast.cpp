@@ -2,8 +2,11 @@
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "analytic/adapters/bullet_math.hpp"
@@ -70,6 +73,32 @@ std::optional<SurfaceHit<Scalar>> firstHitOn(const RayPath<Scalar>& ray, const H
     crossing->exit = toWorld(crossing->exit, hull.transform);
     // On the world ray, so that a ray starting inside gets exactly its own -direction, as other solids.
     return firstHit(crossing, ray, StartInside::HitAtOrigin);
+}
+
+ConvexPolyhedron<Scalar> solidOf(const HullTarget& hull) {
+    if (hull.faces) return {hull.faces->planes, hull.faces->vertices, hull.faces->edges};
+    thread_local std::vector<Plane<Scalar>> planes;
+    thread_local std::vector<Vec3<Scalar>> vertices;
+    thread_local std::vector<std::array<std::uint32_t, 2>> edges;
+    planes.clear();
+    vertices.clear();
+    edges.clear();
+    const btConvexPolyhedron& polyhedron = *hull.polyhedron;
+    for (int v = 0; v < polyhedron.m_vertices.size(); ++v)
+        vertices.push_back(toGlm(polyhedron.m_vertices[v]));
+    for (int f = 0; f < polyhedron.m_faces.size(); ++f) {
+        const btFace& face = polyhedron.m_faces[f];
+        planes.push_back({Vec3<Scalar>(face.m_plane[0], face.m_plane[1], face.m_plane[2]), -face.m_plane[3]});
+        for (int i = 0; i < face.m_indices.size(); ++i) {
+            auto a = std::uint32_t(face.m_indices[i]),
+                 b = std::uint32_t(face.m_indices[(i + 1) % face.m_indices.size()]);
+            if (a > b) std::swap(a, b);
+            if (a != b) edges.push_back({a, b});
+        }
+    }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    return {planes, vertices, edges};
 }
 
 }  // namespace analytic::cast

@@ -28,6 +28,7 @@
 #include <optional>
 
 #include "analytic/geometry/primitives.hpp"
+#include "analytic/geometry/sphere_sweep.hpp"
 #include "cast/hull_faces.hpp"
 
 namespace analytic::cast {
@@ -42,6 +43,12 @@ struct HullTarget {
     btScalar margin;
     btTransform transform;
 };
+
+// The hull's solid in its frame, for the sweeps (sphere_sweep.hpp's ConvexPolyhedron, margin not applied):
+// our faces as they are, or Bullet's polyhedron's planes, vertices and edges (gathered from its faces),
+// in buffers the calling thread keeps, valid until its next call (a sweep does not allocate once they
+// have grown).
+ConvexPolyhedron<Scalar> solidOf(const HullTarget& hull);
 
 // The hull target of a btConvexHullShape or btConvexPointCloudShape whose points have a solid hull (our
 // faces), or of another polyhedral shape with usable polyhedral features, else nullopt.
