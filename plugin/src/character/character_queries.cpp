@@ -55,9 +55,8 @@ private:
 // the closest fraction is left at 1 so that the walk goes on).
 class AllCallback final : public btCollisionWorld::ConvexResultCallback {
 public:
-    AllCallback(const Filter& filter, const Body& body, btScalar grow, const btVector3& at,
-                std::vector<Contact>& out)
-        : filter_(filter), body_(body), grow_(grow), at_(at), out_(out) {
+    AllCallback(const Filter& filter, const Body& body, const btVector3& at, std::vector<Contact>& out)
+        : filter_(filter), body_(body), at_(at), out_(out) {
         m_collisionFilterGroup = filter.group;
         m_collisionFilterMask = filter.mask;
     }
@@ -67,7 +66,6 @@ public:
         // The body's surface point nearest the obstacle along -n: its segment's lower end along n.
         const btScalar distance = (at_ - result.m_hitPointLocal).dot(n) - body_.radius -
                                   body_.halfHeight * std::abs(n.dot(body_.up));
-        (void)grow_;
         if (std::isfinite(distance))
             out_.push_back(Contact{n, result.m_hitPointLocal, distance, result.m_hitCollisionObject});
         return m_closestHitFraction;
@@ -76,7 +74,6 @@ public:
 private:
     const Filter& filter_;
     const Body& body_;
-    btScalar grow_;
     btVector3 at_;
     std::vector<Contact>& out_;
 };
@@ -143,7 +140,7 @@ void Queries::contacts(const Body& body, btScalar reach, const btVector3& at, st
                        std::size_t limit) const {
     ++count_;
     const std::size_t first = out.size();
-    AllCallback callback(filter_, body, reach, at, out);
+    AllCallback callback(filter_, body, at, out);
     sweepBody(world_, body, reach, at, at, callback);
     if (out.size() - first > limit) {
         std::stable_sort(out.begin() + std::ptrdiff_t(first), out.end(),
