@@ -34,6 +34,30 @@ bool number(const char* text, int& value) {
     return true;
 }
 
+// The run's figures as name=value lines in DIR/report.txt, prefixed "ours." or "builtin.", for the demo's
+// test and for scripts.
+void writeReport(const std::string& folder, const range::Report& report, bool append) {
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    const std::string path = (std::filesystem::path(folder) / "report.txt").string();
+    std::FILE* file = std::fopen(path.c_str(), append ? "a" : "w");
+    if (!file) return;
+    const char* p = report.builtin ? "builtin" : "ours";
+    std::fprintf(file,
+                 "%s.shots=%ld\n%s.hits=%ld\n%s.bodyHits=%ld\n%s.boxes=%d\n%s.knockedOver=%d\n"
+                 "%s.sweepProjectiles=%d\n%s.sweepStopped=%d\n%s.sweepTunnelled=%d\n%s.ccdProjectiles=%d\n"
+                 "%s.ccdTunnelled=%d\n%s.characterDistance=%.3f\n%s.characterReachedPlatform=%d\n"
+                 "%s.characterAirFrames=%d\n%s.characterStuckFrames=%d\n%s.raySlipped=%ld\n%s.rayOff=%ld\n"
+                 "%s.waterPolylines=%d\n%s.pictures=%d\n",
+                 p, report.shots, p, report.hits, p, report.bodyHits, p, report.boxes, p, report.knockedOver,
+                 p, report.sweepProjectiles, p, report.sweepStopped, p, report.sweepTunnelled, p,
+                 report.ccdProjectiles, p, report.ccdTunnelled, p, report.characterDistance, p,
+                 int(report.characterReachedPlatform), p, report.characterAirFrames, p,
+                 report.characterStuckFrames, p, report.raySlipped, p, report.rayOff, p,
+                 report.waterPolylines, p, report.pictures);
+    std::fclose(file);
+}
+
 double ratio(double bullet, double ours) { return ours > 0 ? bullet / ours : 0; }
 
 void table(const range::Report& ours, const range::Report* bullet) {
@@ -154,6 +178,7 @@ int main(int argc, char** argv) {
                 std::printf("no ffmpeg on PATH: no MP4 (the GIF is there)\n");
             }
         }
+        writeReport(options.output, first, false);
         if (options.builtin || !compare) {
             table(first, nullptr);
             return 0;
@@ -167,6 +192,7 @@ int main(int argc, char** argv) {
         const range::Report second = range::run(bullet);
         if (second.pictures > 0)
             std::printf("%d pictures of Bullet's run in %s\n", second.pictures, bullet.output.c_str());
+        writeReport(options.output, second, true);
         table(first, &second);
     } catch (const std::exception& error) {
         std::fprintf(stderr, "demo: %s\n", error.what());
