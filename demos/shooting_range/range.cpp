@@ -337,13 +337,13 @@ void castRays(Scene& scene, const std::vector<analytic::Ray>& rays, std::vector<
 
 // The fixed camera the pictures are taken from.
 struct Camera {
-    btVector3 eye{-9, 8, 15};
+    btVector3 eye{-13, 8, 17};
     btVector3 forward, right, up;
-    btScalar tanHalf = btScalar(0.62);  // about 64 degrees vertically
+    btScalar tanHalf = btScalar(0.42);  // about 45 degrees vertically
     btScalar aspect;
 
     Camera(int width, int height) : aspect(btScalar(width) / btScalar(std::max(height, 1))) {
-        forward = (btVector3(1, 0, -4) - eye).normalized();
+        forward = (btVector3(1, btScalar(0.5), -2) - eye).normalized();
         right = forward.cross(btVector3(0, 1, 0)).normalized();
         up = right.cross(forward);
     }

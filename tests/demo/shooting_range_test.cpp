@@ -11,11 +11,15 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
+
+#include "shooting_range/image.hpp"
 
 namespace {
 
@@ -126,6 +130,54 @@ TEST(ShootingRange, RunAgreesWithBulletsPathAndNothingTunnels) {
     EXPECT_GT(report["ours.characterDistance"], 0.5);
     EXPECT_GT(report["ours.waterPolylines"], 0);
     EXPECT_GE(report["ours.pictures"], 4);
+}
+
+// The GIF encoder on frames of noise in the palette's colours (so the decoded colours are exact): the
+// LZW table fills and starts again many times in each frame.
+TEST(GifWriter, NoisyFramesDecodeExactly) {
+    const int width = 200, height = 150, frames = 3;
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / "analytic_gif_writer_test.gif";
+    std::mt19937 random(7);
+    std::vector<range::Image> images;
+    {
+        range::GifWriter gif(path.string(), width, height, 10);
+        ASSERT_TRUE(gif.ok());
+        for (int f = 0; f < frames; ++f) {
+            range::Image image(width, height);
+            for (range::Rgb& pixel : image.pixels) {
+                // Mostly noise, runs of one colour now and then (long strings in the table).
+                const unsigned value = random() % 8 < 6 ? unsigned(random()) : 0u;
+                pixel = {std::uint8_t((value % 6) * 51), std::uint8_t(((value / 6) % 7) * 255 / 6),
+                         std::uint8_t(((value / 42) % 6) * 51)};
+            }
+            gif.add(image);
+            images.push_back(std::move(image));
+        }
+        ASSERT_TRUE(gif.close());
+    }
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(path);
+    int* delays = nullptr;
+    int w = 0, h = 0, count = 0, channels = 0;
+    unsigned char* decoded =
+        stbi_load_gif_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), int(bytes.size()), &delays,
+                                  &w, &h, &count, &channels, 3);
+    ASSERT_NE(decoded, nullptr) << stbi_failure_reason();
+    EXPECT_EQ(w, width);
+    EXPECT_EQ(h, height);
+    ASSERT_EQ(count, frames);
+    int wrong = 0;
+    for (int f = 0; f < frames; ++f)
+        for (int i = 0; i < width * height; ++i) {
+            const unsigned char* p = decoded + (std::size_t(f) * width * height + std::size_t(i)) * 3;
+            const range::Rgb& q = images[std::size_t(f)].pixels[std::size_t(i)];
+            wrong += p[0] != q.r || p[1] != q.g || p[2] != q.b;
+        }
+    EXPECT_EQ(wrong, 0);
+    stbi_image_free(decoded);
+    stbi_image_free(delays);
 }
 
 }  // namespace
