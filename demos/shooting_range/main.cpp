@@ -15,7 +15,7 @@ namespace {
 void usage() {
     std::printf(
         "usage: demo [options]\n"
-        "  --frames N       simulation steps of 1/60 s (default 300)\n"
+        "  --frames N       simulation steps of 1/60 s (default 420: 7 s)\n"
         "  --size WxH       picture size (default 320x180); 0x0: no pictures\n"
         "  --every N        a picture every N frames (default 5)\n"
         "  --threads N      threads for the ray batches (default 0: one per core)\n"

@@ -40,6 +40,8 @@ constexpr btScalar kWater = btScalar(0.9);
 // a box 2 cm thick on the left of kWallSplit, a single-sided-thin triangle mesh (no thickness) on the right.
 constexpr btScalar kWallZ = -12, kWallX0 = -6, kWallSplit = 5, kWallX1 = 14, kWallTop = 6;
 constexpr btScalar kProjectileRadius = btScalar(0.05), kProjectileSpeed = 600;
+// The mesh wall's floor runs from the wall to z = kApronZ.
+constexpr btScalar kApronZ = -2;
 // The terrain's rectangle (x, z): the water is drawn there.
 constexpr btScalar kTerrainX0 = -30, kTerrainX1 = -6, kTerrainZ0 = -12, kTerrainZ1 = 12;
 // The moving platform's top and centre.
@@ -260,6 +262,17 @@ private:
                           btVector3(kWallX1, kWallTop, kWallZ));
         wall->addTriangle(btVector3(kWallSplit, 0, kWallZ), btVector3(kWallX1, kWallTop, kWallZ),
                           btVector3(kWallSplit, kWallTop, kWallZ));
+        // The mesh's floor in front of its wall, 2 mm above the ground: shots skim it into the wall.
+        const btScalar apron = btScalar(0.002);
+        for (int i = 0; i < 9; ++i)
+            for (int j = 0; j < 10; ++j) {
+                const btScalar x0 = kWallSplit + btScalar(i), x1 = x0 + 1, z0 = kWallZ + btScalar(j),
+                               z1 = z0 + 1;
+                wall->addTriangle(btVector3(x0, apron, z0), btVector3(x1, apron, z1),
+                                  btVector3(x1, apron, z0));
+                wall->addTriangle(btVector3(x0, apron, z0), btVector3(x0, apron, z1),
+                                  btVector3(x1, apron, z1));
+            }
         addMesh(std::move(wall), Wall);
 
         // The character: a capsule 1.5 m tall, step height 35 cm, up +y.
@@ -604,20 +617,30 @@ Report run(const Options& options) {
         }
 
         // Projectiles: every sixth frame one moved by sphere sweeps and one CCD body, at the thin wall.
-        if (frame % 6 == 0) {
-            const btVector3 aim(random.next(kWallX0 + 1, kWallX1 - 1),
-                                random.next(btScalar(0.5), kWallTop - 1), kWallZ);
-            const btVector3 from = gun + btVector3(0, btScalar(-0.5), 0);
-            const btVector3 velocity = (aim - from).normalized() * kProjectileSpeed;
+        // Projectiles, one moved by sphere sweeps and one CCD body each time: every sixth frame from the
+        // gun at the thin wall; three frames later skimming the mesh wall's floor into its wall (the swept
+        // sphere grazes the floor, 2.5 cm a step down, on its way).
+        if (frame % 3 == 0) {
+            btVector3 from, velocity;
+            if (frame % 6 == 0) {
+                const btVector3 aim(random.next(kWallX0 + 1, kWallX1 - 1),
+                                    random.next(btScalar(0.5), kWallTop - 1), kWallZ);
+                from = gun + btVector3(0, btScalar(-0.5), 0);
+                velocity = (aim - from).normalized() * kProjectileSpeed;
+            } else {
+                from = btVector3(random.next(kWallSplit + 1, kWallX1 - 1),
+                                 btScalar(0.002) + kProjectileRadius * btScalar(0.9), kApronZ - 1);
+                velocity = btVector3(random.next(-30, 30), btScalar(-1.5), -kProjectileSpeed);
+            }
             sweeps.push_back({from, velocity});
             ++report.sweepProjectiles;
-            btRigidBody& body = scene.addBody(
-                std::make_unique<btSphereShape>(kProjectileRadius), btScalar(0.05),
-                btTransform(btQuaternion::getIdentity(), from + btVector3(0, 1, 0)), Projectile);
+            btRigidBody& body =
+                scene.addBody(std::make_unique<btSphereShape>(kProjectileRadius), btScalar(0.05),
+                              btTransform(btQuaternion::getIdentity(), from), Projectile);
             body.setLinearVelocity(velocity);
-            body.setCcdMotionThreshold(kProjectileRadius);
-            body.setCcdSweptSphereRadius(kProjectileRadius);
-            ccds.push_back({&body, body.getWorldTransform().getOrigin()});
+            body.setCcdMotionThreshold(kProjectileRadius / 2);
+            body.setCcdSweptSphereRadius(kProjectileRadius * btScalar(0.8));
+            ccds.push_back({&body, from});
             ++report.ccdProjectiles;
         }
         start = Clock::now();
