@@ -16,7 +16,7 @@ void usage() {
     std::printf(
         "usage: demo [options]\n"
         "  --frames N       simulation steps of 1/60 s (default 420: 7 s)\n"
-        "  --size WxH       picture size (default 320x180); 0x0: no pictures\n"
+        "  --size WxH       picture size, each 1-1920 (default 320x180); 0x0: no pictures\n"
         "  --every N        a picture every N frames (default 5)\n"
         "  --threads N      threads for the ray batches (default 0: one per core)\n"
         "  --output DIR     where the pictures go (default demo-output)\n"
@@ -105,9 +105,9 @@ void table(const range::Report& ours, const range::Report* bullet) {
     timed("stepSimulation (contacts, CCD, character)", ours.stepSeconds, b.stepSeconds);
     timed("gun rays", ours.raySeconds, b.raySeconds);
     timed("projectile sweeps", ours.sweepSeconds, b.sweepSeconds);
-    if (!bullet || bullet->pictures == ours.pictures)
+    if (ours.pictures > 0 && (!bullet || bullet->pictures == ours.pictures))
         timed("pictures (one ray per pixel)", ours.renderSeconds, b.renderSeconds);
-    else
+    else if (ours.pictures > 0)
         std::printf("  %-46s %12.1f\n", "pictures (one ray per pixel)", ours.renderSeconds * 1e3);
 }
 
@@ -144,9 +144,9 @@ int main(int argc, char** argv) {
         } else if (!std::strcmp(arg, "--size") && value) {
             int w = 0, h = 0;
             char extra = 0;
-            if (std::sscanf(value, "%dx%d%c", &w, &h, &extra) != 2 || w < 0 || h < 0 || w > 4096 ||
-                h > 4096 || (w == 0) != (h == 0)) {
-                std::fprintf(stderr, "demo: --size wants WxH, each 1-4096 (or 0x0)\n");
+            if (std::sscanf(value, "%dx%d%c", &w, &h, &extra) != 2 || w < 0 || h < 0 || w > 1920 ||
+                h > 1920 || (w == 0) != (h == 0)) {
+                std::fprintf(stderr, "demo: --size wants WxH, each 1-1920 (or 0x0)\n");
                 return 2;
             }
             options.width = w;

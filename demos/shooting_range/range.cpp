@@ -508,7 +508,7 @@ Report run(const Options& options) {
         if (error)
             throw std::runtime_error("cannot make the output folder " + options.output + ": " +
                                      error.message());
-        renderer = std::make_unique<Renderer>(std::min(options.width, 4096), std::min(options.height, 4096));
+        renderer = std::make_unique<Renderer>(std::min(options.width, 1920), std::min(options.height, 1920));
         report.gifPath = (std::filesystem::path(options.output) / "run.gif").string();
         gif = std::make_unique<GifWriter>(report.gifPath, renderer->width, renderer->height,
                                           std::max(2, every * 100 / 60));

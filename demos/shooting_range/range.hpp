@@ -13,7 +13,7 @@ namespace range {
 
 struct Options {
     int frames = 420;  // simulation steps of 1/60 s; clamped to [1, 100000]
-    int width = 320;   // picture size; pictures are skipped when either is 0
+    int width = 320;   // picture size, each at most 1920; pictures are skipped when either is 0
     int height = 180;
     int every = 5;         // a picture every `every` frames (and the last frame); at least 1
     unsigned threads = 0;  // ray batches' threads; 0: one per core
