@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Zlib
 // The main demo: the shooting range (range.hpp) run on our path with pictures, then the same scene on
 // Bullet's own path, and a table of what happened and how long it took on each.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "range.hpp"
 
@@ -42,19 +44,30 @@ void writeReport(const std::string& folder, const range::Report& report, bool ap
     const std::string path = (std::filesystem::path(folder) / "report.txt").string();
     std::FILE* file = std::fopen(path.c_str(), append ? "a" : "w");
     if (!file) return;
-    const char* p = report.builtin ? "builtin" : "ours";
-    std::fprintf(file,
-                 "%s.shots=%ld\n%s.hits=%ld\n%s.bodyHits=%ld\n%s.boxes=%d\n%s.knockedOver=%d\n"
-                 "%s.sweepProjectiles=%d\n%s.sweepStopped=%d\n%s.sweepTunnelled=%d\n%s.ccdProjectiles=%d\n"
-                 "%s.ccdTunnelled=%d\n%s.characterDistance=%.3f\n%s.characterReachedPlatform=%d\n"
-                 "%s.characterAirFrames=%d\n%s.characterStuckFrames=%d\n%s.raySlipped=%ld\n%s.rayOff=%ld\n"
-                 "%s.waterPolylines=%d\n%s.pictures=%d\n",
-                 p, report.shots, p, report.hits, p, report.bodyHits, p, report.boxes, p, report.knockedOver,
-                 p, report.sweepProjectiles, p, report.sweepStopped, p, report.sweepTunnelled, p,
-                 report.ccdProjectiles, p, report.ccdTunnelled, p, report.characterDistance, p,
-                 int(report.characterReachedPlatform), p, report.characterAirFrames, p,
-                 report.characterStuckFrames, p, report.raySlipped, p, report.rayOff, p,
-                 report.waterPolylines, p, report.pictures);
+    const char* prefix = report.builtin ? "builtin" : "ours";
+    const std::pair<const char*, double> values[] = {
+        {"shots", double(report.shots)},
+        {"hits", double(report.hits)},
+        {"bodyHits", double(report.bodyHits)},
+        {"boxes", report.boxes},
+        {"knockedOver", report.knockedOver},
+        {"sweepProjectiles", report.sweepProjectiles},
+        {"sweepStopped", report.sweepStopped},
+        {"sweepTunnelled", report.sweepTunnelled},
+        {"ccdProjectiles", report.ccdProjectiles},
+        {"ccdTunnelled", report.ccdTunnelled},
+        {"characterDistance", report.characterDistance},
+        {"characterReachedPlatform", report.characterReachedPlatform ? 1 : 0},
+        {"characterAirFrames", report.characterAirFrames},
+        {"characterStuckFrames", report.characterStuckFrames},
+        {"characterSinkMax", report.characterSinkMax},
+        {"raySlipped", double(report.raySlipped)},
+        {"rayOff", double(report.rayOff)},
+        {"waterPolylines", report.waterPolylines},
+        {"pictures", report.pictures},
+    };
+    for (const auto& [name, value] : values)
+        std::fprintf(file, "%s.%s=%.6g\n", prefix, name, value);
     std::fclose(file);
 }
 
@@ -86,6 +99,8 @@ void table(const range::Report& ours, const range::Report* bullet) {
     row("character: reached the moving platform", ours.characterReachedPlatform, b.characterReachedPlatform);
     row("character: frames off the ground (never meant)", ours.characterAirFrames, b.characterAirFrames);
     row("character: frames stuck while walking", ours.characterStuckFrames, b.characterStuckFrames);
+    row("character: feet below the floor, most (mm)", std::lround(ours.characterSinkMax * 1000),
+        std::lround(b.characterSinkMax * 1000));
     if (!ours.builtin) {
         std::printf("  %-46s %12ld\n", "gun rays Bullet's rayTest misses/hits otherwise", ours.raySlipped);
         std::printf("  %-46s %12ld\n", "gun rays Bullet's rayTest puts > 1 mm away", ours.rayOff);

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -46,6 +47,9 @@ constexpr btScalar kApronZ = -2;
 constexpr btScalar kTerrainX0 = -30, kTerrainX1 = -6, kTerrainZ0 = -12, kTerrainZ1 = 12;
 // The moving platform's top and centre.
 constexpr btScalar kPlatformTop = btScalar(0.3), kPlatformX = btScalar(13.6);
+// The character's capsule: radius and half height of its cylinder; its half height in all.
+constexpr btScalar kCharacterRadius = btScalar(0.3), kCharacterCylinder = btScalar(0.45);
+constexpr btScalar kCharacterHalfHeight = kCharacterRadius + kCharacterCylinder;
 
 enum Kind : int {
     Ground,
@@ -276,7 +280,7 @@ private:
         addMesh(std::move(wall), Wall);
 
         // The character: a capsule 1.5 m tall, step height 35 cm, up +y.
-        characterShape_ = std::make_unique<btCapsuleShape>(btScalar(0.3), btScalar(0.9));
+        characterShape_ = std::make_unique<btCapsuleShape>(kCharacterRadius, 2 * kCharacterCylinder);
         const btTransform start = at(btVector3(-2, btScalar(0.8), 10));
         if (builtin_) {
             auto ghost = std::make_unique<btPairCachingGhostObject>();
@@ -575,6 +579,18 @@ Report run(const Options& options) {
         if (frame > 30 && walking && moved.length() < walk.length() * btScalar(0.1))
             ++report.characterStuckFrames;
         lastAt = now;
+        // How far the upright capsule's bottom is below the floor under it (one exact ray down, past the
+        // character's own ghost): Bullet's controller turns its ghost for the up axis, laying a capsule down.
+        {
+            const analytic::Ray down{now + btVector3(0, btScalar(0.5), 0), now - btVector3(0, 3, 0),
+                                     btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter,
+                                     scene.ghost()};
+            analytic::RayHit floor;
+            analytic::rayTestBatch(world, std::span(&down, 1), std::span(&floor, 1), {1, nullptr});
+            if (frame > 10 && floor.object && floor.normal.y() > btScalar(0.5))
+                report.characterSinkMax = std::max(
+                    report.characterSinkMax, double(floor.point.y() - (now.y() - kCharacterHalfHeight)));
+        }
         const btVector3 platformCentre = scene.platform().getWorldTransform().getOrigin();
         if (std::fabs(now.x() - platformCentre.x()) < btScalar(1.2) &&
             std::fabs(now.z() - platformCentre.z()) < btScalar(1.2) && now.y() > kPlatformTop + btScalar(0.6))

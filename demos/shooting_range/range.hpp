@@ -40,6 +40,8 @@ struct Report {
     bool characterReachedPlatform = false;
     int characterAirFrames = 0;    // frames off the ground on the scripted walk (never meant to)
     int characterStuckFrames = 0;  // frames it made no headway while told to walk
+    // The most the upright capsule's bottom was below the floor under it, in metres (0: never).
+    double characterSinkMax = 0;
     // Ours only, the same shots through Bullet's rayTest: rays where it reports no hit or another object
     // than ours (it slipped past, e.g. between a mesh's triangles), and where its hit is more than a
     // millimetre away from ours along the ray.

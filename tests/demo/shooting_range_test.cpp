@@ -127,6 +127,8 @@ TEST(ShootingRange, RunAgreesWithBulletsPathAndNothingTunnels) {
     EXPECT_EQ(report["ours.sweepTunnelled"], 0);
     EXPECT_EQ(report["ours.ccdTunnelled"], 0);
     EXPECT_EQ(report["ours.characterAirFrames"], 0);
+    // Our character stands at its skin (2 cm) above the floor, its feet never in it.
+    EXPECT_LT(report["ours.characterSinkMax"], 0.001);
     EXPECT_GT(report["ours.characterDistance"], 0.5);
     EXPECT_GT(report["ours.waterPolylines"], 0);
     EXPECT_GE(report["ours.pictures"], 4);
