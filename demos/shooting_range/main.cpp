@@ -61,8 +61,10 @@ void writeReport(const std::string& folder, const range::Report& report, bool ap
         {"characterAirFrames", report.characterAirFrames},
         {"characterStuckFrames", report.characterStuckFrames},
         {"characterSinkMax", report.characterSinkMax},
-        {"raySlipped", double(report.raySlipped)},
+        {"rayMissed", double(report.rayMissed)},
+        {"rayOther", double(report.rayOther)},
         {"rayOff", double(report.rayOff)},
+        {"rayFalse", double(report.rayFalse)},
         {"waterPolylines", report.waterPolylines},
         {"pictures", report.pictures},
     };
@@ -102,8 +104,11 @@ void table(const range::Report& ours, const range::Report* bullet) {
     row("character: feet below the floor, most (mm)", std::lround(ours.characterSinkMax * 1000),
         std::lround(b.characterSinkMax * 1000));
     if (!ours.builtin) {
-        std::printf("  %-46s %12ld\n", "gun rays Bullet's rayTest misses/hits otherwise", ours.raySlipped);
-        std::printf("  %-46s %12ld\n", "gun rays Bullet's rayTest puts > 1 mm away", ours.rayOff);
+        std::printf("  the same gun rays through Bullet's rayTest:\n");
+        std::printf("  %-46s %12ld\n", "  hit by ours, missed by Bullet's (slipped)", ours.rayMissed);
+        std::printf("  %-46s %12ld\n", "  another object named (or ours none)", ours.rayOther);
+        std::printf("  %-46s %12ld\n", "  same object, > 1 mm apart along the ray", ours.rayOff);
+        std::printf("  %-46s %12ld\n", "  Bullet's hit > 1 cm from its object", ours.rayFalse);
         std::printf("  %-46s %12d (%d points)\n", "water line polylines (sliceMeshes)", ours.waterPolylines,
                     ours.waterPoints);
     }

@@ -481,6 +481,24 @@ struct Renderer {
     }
 };
 
+// Whether a sphere of this radius at the point touches the object (our exact overlap test).
+bool touches(const btCollisionWorld& world, const btCollisionObject& object, const btVector3& point,
+             btScalar radius) {
+    struct Touch : btCollisionWorld::ConvexResultCallback {
+        const btCollisionObject* target;
+        bool found = false;
+        explicit Touch(const btCollisionObject* t) : target(t) {}
+        btScalar addSingleResult(btCollisionWorld::LocalConvexResult& result, bool) override {
+            if (result.m_hitCollisionObject == target) found = true;
+            return m_closestHitFraction;
+        }
+    } touch(&object);
+    touch.m_collisionFilterGroup = btBroadphaseProxy::AllFilter;
+    touch.m_collisionFilterMask = btBroadphaseProxy::AllFilter;
+    analytic::sphereSweepTest(world, radius, point, point, touch);
+    return touch.found;
+}
+
 // Whether the segment from a to b crosses the wall's plane inside the wall (going away from the gun).
 bool crossesWall(const btVector3& a, const btVector3& b) {
     if (!(a.z() > kWallZ && b.z() < kWallZ - kProjectileRadius - btScalar(0.02))) return false;
@@ -570,6 +588,9 @@ Report run(const Options& options) {
         auto start = Clock::now();
         world.stepSimulation(kStep, 0);
         report.stepSeconds += secondsSince(start);
+        // The broadphase's boxes are from before the step's integration: brought up to date so that the
+        // queries below (Bullet's, and our sweeps, which cull by them) see the bodies where they are.
+        world.updateAabbs();
 
         const btVector3 now = scene.characterAt();
         const btVector3 moved(now.x() - lastAt.x(), 0, now.z() - lastAt.z());
@@ -596,9 +617,9 @@ Report run(const Options& options) {
             std::fabs(now.z() - platformCentre.z()) < btScalar(1.2) && now.y() > kPlatformTop + btScalar(0.6))
             report.characterReachedPlatform = true;
 
-        // The gun: 8 rays a frame at the boxes and piles; a hit on a dynamic body pushes it there.
+        // The gun: 64 rays a frame (pellets) at the boxes and piles; a hit on a dynamic body pushes it there.
         shots.clear();
-        for (int i = 0; i < 8; ++i) {
+        for (int i = 0; i < 64; ++i) {
             const btVector3 aim(random.next(-2, 14), random.next(0, 4), random.next(-8, -2));
             shots.push_back({gun, gun + (aim - gun) * 3});
         }
@@ -614,11 +635,16 @@ Report run(const Options& options) {
                 btCollisionWorld::ClosestRayResultCallback bullet(shots[i].from, shots[i].to);
                 world.btCollisionWorld::rayTest(shots[i].from, shots[i].to, bullet);
                 const btScalar length = (shots[i].to - shots[i].from).length();
-                if (hit.object && bullet.m_collisionObject != hit.object)
-                    ++report.raySlipped;
+                if (hit.object && !bullet.m_collisionObject)
+                    ++report.rayMissed;
+                else if (bullet.m_collisionObject != hit.object)
+                    ++report.rayOther;
                 else if (hit.object &&
                          std::fabs(bullet.m_closestHitFraction - hit.fraction) * length > btScalar(1e-3))
                     ++report.rayOff;
+                if (bullet.m_collisionObject &&
+                    !touches(world, *bullet.m_collisionObject, bullet.m_hitPointWorld, btScalar(0.01)))
+                    ++report.rayFalse;
             }
             if (!hit.object) continue;
             ++report.hits;
@@ -627,7 +653,7 @@ Report run(const Options& options) {
             if (body && body->getInvMass() > 0) {
                 ++report.bodyHits;
                 body->activate(true);
-                body->applyImpulse((shots[i].to - shots[i].from).normalized() * btScalar(0.8),
+                body->applyImpulse((shots[i].to - shots[i].from).normalized() * btScalar(0.1),
                                    hit.point - body->getCenterOfMassPosition());
             }
         }

@@ -42,11 +42,14 @@ struct Report {
     int characterStuckFrames = 0;  // frames it made no headway while told to walk
     // The most the upright capsule's bottom was below the floor under it, in metres (0: never).
     double characterSinkMax = 0;
-    // Ours only, the same shots through Bullet's rayTest: rays where it reports no hit or another object
-    // than ours (it slipped past, e.g. between a mesh's triangles), and where its hit is more than a
-    // millimetre away from ours along the ray.
-    long raySlipped = 0;
+    // Ours only, the same shots through Bullet's rayTest at the same moment: rays ours hits and it reports
+    // nothing for (slipped through); rays it names another object for; rays where it names the same
+    // object more than a millimetre away along the ray; and its hits more than a centimetre from the
+    // object it names (by our exact overlap test: a hit where nothing is).
+    long rayMissed = 0;
+    long rayOther = 0;
     long rayOff = 0;
+    long rayFalse = 0;
     int waterPolylines = 0;  // pieces of the water line (sliceMeshes; ours only)
     int waterPoints = 0;
     int pictures = 0;
