@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Zlib
 # Installs, from Debian's packages, whatever the build needs and this machine lacks; quick when nothing is missing.
 set -euo pipefail
-packages=(cmake make g++ pkg-config libbullet-dev libglm-dev googletest libgtest-dev libbenchmark-dev libtbb-dev clang-format
+packages=(cmake make g++ pkg-config libbullet-dev libglm-dev libstb-dev googletest libgtest-dev libbenchmark-dev libtbb-dev clang-format
           clang libclang-rt-14-dev)
 missing=()
 for package in "${packages[@]}"; do
