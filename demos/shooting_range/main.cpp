@@ -73,6 +73,14 @@ void writeReport(const std::string& folder, const range::Report& report, bool ap
     std::fclose(file);
 }
 
+// text as one word for the shell, whatever it holds: in single quotes, each ' as '\''.
+std::string shellQuoted(const std::string& text) {
+    std::string quoted = "'";
+    for (const char c : text)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
 double ratio(double bullet, double ours) { return ours > 0 ? bullet / ours : 0; }
 
 void table(const range::Report& ours, const range::Report* bullet) {
@@ -186,10 +194,10 @@ int main(int argc, char** argv) {
             if (!first.gifPath.empty()) std::printf("the animation: %s\n", first.gifPath.c_str());
             if (std::system("command -v ffmpeg > /dev/null 2>&1") == 0) {
                 const std::string folder = options.output;
-                const std::string command =
-                    "ffmpeg -y -loglevel error -framerate 12 -i '" + folder +
-                    "/frame_%04d.png' -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p '" + folder +
-                    "/run.mp4'";
+                const std::string command = "ffmpeg -y -loglevel error -framerate 12 -i " +
+                                            shellQuoted(folder + "/frame_%04d.png") +
+                                            " -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p " +
+                                            shellQuoted(folder + "/run.mp4");
                 if (std::system(command.c_str()) == 0)
                     std::printf("the video: %s/run.mp4\n", folder.c_str());
                 else
