@@ -36,6 +36,24 @@ bool number(const char* text, int& value) {
     return true;
 }
 
+// The options that take a count: their range, and what they set.
+struct Counted {
+    const char* name;
+    int least, most;
+    void (*set)(range::Options&, int);
+};
+
+const Counted* countedOption(const char* arg) {
+    static const Counted counted[] = {
+        {"--frames", 1, 100000, [](range::Options& o, int n) { o.frames = n; }},
+        {"--every", 1, 100000, [](range::Options& o, int n) { o.every = n; }},
+        {"--threads", 0, 256, [](range::Options& o, int n) { o.threads = unsigned(n); }},
+    };
+    for (const Counted& option : counted)
+        if (!std::strcmp(arg, option.name)) return &option;
+    return nullptr;
+}
+
 // The run's figures as name=value lines in DIR/report.txt, prefixed "ours." or "builtin.", for the demo's
 // test and for scripts.
 void writeReport(const std::string& folder, const range::Report& report, bool append) {
@@ -157,14 +175,13 @@ int main(int argc, char** argv) {
             compare = false;
         } else if (!std::strcmp(arg, "--quiet")) {
             options.progress = false;
-        } else if (!std::strcmp(arg, "--frames") && value && number(value, n) && n > 0) {
-            options.frames = n;
-            ++i;
-        } else if (!std::strcmp(arg, "--every") && value && number(value, n) && n > 0) {
-            options.every = n;
-            ++i;
-        } else if (!std::strcmp(arg, "--threads") && value && number(value, n) && n <= 256) {
-            options.threads = unsigned(n);
+        } else if (const Counted* counted = countedOption(arg)) {
+            if (!value || !number(value, n) || n < counted->least || n > counted->most) {
+                std::fprintf(stderr, "demo: %s wants a whole number from %d to %d\n", arg, counted->least,
+                             counted->most);
+                return 2;
+            }
+            counted->set(options, n);
             ++i;
         } else if (!std::strcmp(arg, "--output") && value) {
             options.output = value;
@@ -196,12 +213,15 @@ int main(int argc, char** argv) {
                 const std::string folder = options.output;
                 const std::string command = "ffmpeg -y -loglevel error -framerate 12 -i " +
                                             shellQuoted(folder + "/frame_%04d.png") +
-                                            " -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p " +
+                                            " -vf 'scale=ceil(iw/2)*2:ceil(ih/2)*2' -pix_fmt yuv420p " +
                                             shellQuoted(folder + "/run.mp4");
                 if (std::system(command.c_str()) == 0)
                     std::printf("the video: %s/run.mp4\n", folder.c_str());
-                else
+                else {
+                    std::error_code ignored;  // a part-written file is no video
+                    std::filesystem::remove(std::filesystem::path(folder) / "run.mp4", ignored);
                     std::printf("ffmpeg failed: no video\n");
+                }
             } else {
                 std::printf("no ffmpeg on PATH: no MP4 (the GIF is there)\n");
             }
