@@ -658,7 +658,6 @@ Report run(const Options& options) {
             }
         }
 
-        // Projectiles: every sixth frame one moved by sphere sweeps and one CCD body, at the thin wall.
         // Projectiles, one moved by sphere sweeps and one CCD body each time: every sixth frame from the
         // gun at the thin wall; three frames later skimming the mesh wall's floor into its wall (the swept
         // sphere grazes the floor, 2.5 cm a step down, on its way).
