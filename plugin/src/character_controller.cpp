@@ -79,6 +79,11 @@ struct CharacterController::Pending {
     std::vector<const btCollisionObject*> removed;
     // This update's touches (object, point, normal): contacts met by moves and found by the recovery.
     std::vector<Added> touched;
+    // Kept between updates only to reuse their storage: the moves' contacts, the recovery's, and the
+    // objects touched (swapped with the controller's list of the last update).
+    std::vector<character::Hit> hits;
+    std::vector<CharacterContact> contacts;
+    std::vector<const btCollisionObject*> touching;
 };
 
 namespace {
@@ -87,15 +92,17 @@ namespace {
 // see it. Reads the controller's settings; returns its new state.
 class Stepper {
 public:
-    Stepper(const Queries& queries, const Body& body, btScalar skin, btScalar maxSlopeCos, int iterations)
-        : queries_(queries),
+    Stepper(const Queries& queries, const Body& body, btScalar skin, btScalar maxSlopeCos, int iterations,
+            std::vector<Hit>& hits)
+        : hits(hits),
+          queries_(queries),
           body_(body),
           up_(body.up),
           skin_(skin),
           maxSlopeCos_(maxSlopeCos),
           iterations_(iterations) {}
 
-    std::vector<Hit> hits;    // every contact the moves met
+    std::vector<Hit>& hits;   // every contact the moves met (empty at the start)
     btVector3 onto{0, 0, 0};  // the walk's sideways direction this update (unit, or zero)
 
     // Whether a surface of this normal is walkable.
@@ -510,7 +517,8 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
     const character::Filter filter = character::Filter::of(*ghost_, *this, listener_);
     const Queries queries(world, filter);
     const Body body{dims_.radius, dims_.halfHeight, up_};
-    Stepper stepper(queries, body, skin_, maxSlopeCos_, maxSlideIterations_);
+    pending.hits.clear();
+    Stepper stepper(queries, body, skin_, maxSlopeCos_, maxSlideIterations_, pending.hits);
 
     // Turning (Bullet's angular velocity, about up only: the capsule stays upright).
     if (angularVelocity_.length2() > 0) {
@@ -548,7 +556,7 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
     }
 
     // 2. Out of overlaps.
-    std::vector<CharacterContact> contacts;
+    std::vector<CharacterContact>& contacts = pending.contacts;
     const btVector3 measuredAt = at;
     stats_.recovered = stepper.recover(at, contacts);
 
@@ -720,7 +728,8 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
     for (const CharacterContact& contact : contacts)
         if (contact.distance + contact.normal.dot(at - measuredAt) < 2 * skin_)
             pending.touched.push_back({contact.object, contact.point, contact.normal});
-    std::vector<const btCollisionObject*> touching;
+    std::vector<const btCollisionObject*>& touching = pending.touching;
+    touching.clear();
     for (const Pending::Added& touch : pending.touched)
         touching.push_back(touch.object);
     std::sort(touching.begin(), touching.end());
@@ -732,7 +741,7 @@ void CharacterController::computeStep(const btCollisionWorld& world, btScalar dt
             pending.added.push_back(touch);
     for (const btCollisionObject* object : touching_)
         if (!std::binary_search(touching.begin(), touching.end(), object)) pending.removed.push_back(object);
-    touching_ = std::move(touching);
+    touching_.swap(touching);
 
     stats_.sweeps = queries.count();
     transform.setOrigin(at);
