@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "character/character_rigs.hpp"
+#include "support/bench_support.hpp"
 
 namespace analytic::bench {
 namespace {
@@ -270,6 +271,8 @@ void summary() {
             "  %s, 100 characters, 9,800-triangle terrain + boxes: Bullet KCC %.2f us/update, ours %.2f "
             "us/update: ours %.2fx faster (goal 3x)\n",
             shape + 1, b * 1e6, o * 1e6, b / o);
+        recordRatio("character", std::string(shape + 1) + ", 100 characters walking", "us per update, median",
+                    Better::Lower, b * 1e6, o * 1e6);
     }
     const auto one = table.find("group 1 thread"), all = table.find("group all cores");
     if (one != table.end() && all != table.end()) {

@@ -30,6 +30,7 @@
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/plugin.hpp"
 #include "support/bench_scenes.hpp"
+#include "support/bench_support.hpp"
 #include "support/bullet_world.hpp"
 #include "support/test_support.hpp"
 
@@ -547,6 +548,9 @@ public:
                         b.minNanoseconds / o.minNanoseconds, b.points, o.points, goal.c_str(),
                         *pairCase.note ? "; " : "", pairCase.note,
                         o.label.empty() ? "" : "; ours: ", o.label.c_str());
+            analytic::bench::recordRatio("contact pairs", pairCase.name, "ns per pair, median",
+                                         analytic::bench::Better::Lower, b.medianNanoseconds,
+                                         o.medianNanoseconds);
         }
         std::printf("ratio: Bullet's time / ours; points: contact points per pair after one call\n");
     }

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Zlib
 // Shared by the benchmarks: the geometry benchmarks each time one kernel over a fixed set of pre-generated
 // random cases, report the time per case, and are registered for float and double; the scene benchmarks
-// take medians and minima of repetitions and parse their options.
+// take medians and minima of repetitions and parse their options. Every benchmark with Bullet's path beside
+// ours records its side-by-side figures with recordRatio, for scripts/bench.sh's one table.
 #pragma once
 
+#include <LinearMath/btScalar.h>
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -37,6 +42,56 @@ inline const char* instructionSet() {
 #else
     return "no SSE2 (not x86-64?)";
 #endif
+}
+
+// Which way a unit is better: times are better lower, rates higher.
+enum class Better { Lower, Higher };
+
+// text as a JSON string, quotes included.
+inline std::string jsonString(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+// One row of the side-by-side table that bench/report (scripts/bench.sh) turns into ratios: the figure of
+// Bullet's path and of ours for one case of a group, in `unit`. When the environment variable
+// ANALYTIC_BENCH_RESULTS names a file, appends the row to it as one JSON line, with Bullet's scalar and the
+// instruction set our code was compiled for; does nothing otherwise. A non-finite figure is written as null
+// (the report shows the row as n/a). Prints a message and carries on if the file cannot be opened.
+inline void recordRatio(std::string_view group, std::string_view caseName, std::string_view unit,
+                        Better better, double bullet, double ours) {
+    const char* path = std::getenv("ANALYTIC_BENCH_RESULTS");
+    if (!path || !*path) return;
+    const auto number = [](double value) {
+        char text[32] = "null";
+        if (std::isfinite(value)) std::snprintf(text, sizeof text, "%.9g", value);
+        return std::string(text);
+    };
+    const std::string line = "{\"group\": " + jsonString(group) + ", \"case\": " + jsonString(caseName) +
+                             ", \"unit\": " + jsonString(unit) + ", \"better\": \"" +
+                             (better == Better::Lower ? "lower" : "higher") +
+                             "\", \"bullet\": " + number(bullet) + ", \"ours\": " + number(ours) +
+                             ", \"scalar\": \"" + (sizeof(btScalar) == sizeof(double) ? "double" : "float") +
+                             "\", \"instruction_set\": " + jsonString(instructionSet()) + "}\n";
+    std::FILE* file = std::fopen(path, "a");
+    if (!file) {
+        std::fprintf(stderr, "recordRatio: cannot open %s for appending; the row is not recorded\n", path);
+        return;
+    }
+    std::fputs(line.c_str(), file);
+    std::fclose(file);
 }
 
 inline double median(std::vector<double> values) {
