@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -153,6 +154,71 @@ template <class Cases, class Kernel> void timeHitOrMiss(benchmark::State& state,
         hits += bool(kernel(c));
     timeKernel(state, cases, kernel, timePerCase);
     state.counters["hit_fraction"] = double(hits) / double(cases.size());
+}
+
+// Ours beside Bullet's counterpart for one kernel, by the names of the two benchmarks (with their
+// arguments, e.g. "BM_RayTrianglePreparedFloat/100").
+struct KernelPair {
+    const char* caseName;
+    std::string bullet;
+    std::string ours;
+};
+
+// The name of our kernel's benchmark registered by ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE in Bullet's scalar.
+inline std::string inBulletScalar(const std::string& kernel) {
+    return "BM_" + kernel + (sizeof(btScalar) == sizeof(double) ? "Double" : "Float");
+}
+
+// The console's report, keeping for each benchmark the median over repetitions (or the single run's
+// value) of its counter `counter` (a time per case, from timeKernel).
+class CounterReporter : public benchmark::ConsoleReporter {
+public:
+    explicit CounterReporter(std::string counter) : counter_(std::move(counter)) {}
+
+    void ReportRuns(const std::vector<Run>& runs) override {
+        ConsoleReporter::ReportRuns(runs);
+        for (const Run& run : runs) {
+            const auto value = run.counters.find(counter_);
+            if (run.error_occurred || value == run.counters.end()) continue;
+            const bool single = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
+            if (!single && run.aggregate_name != "median") continue;
+            const std::string& arguments = run.run_name.args;
+            values_[run.run_name.function_name + (arguments.empty() ? "" : "/" + arguments)] = value->second;
+        }
+    }
+
+    // The kept value, or NaN for a benchmark that did not run.
+    double value(const std::string& name) const {
+        const auto found = values_.find(name);
+        return found == values_.end() ? std::nan("") : found->second;
+    }
+
+private:
+    std::string counter_;
+    std::map<std::string, double> values_;
+};
+
+// main() for a kernel benchmark with Bullet's counterparts: runs the benchmarks the command line selects,
+// then prints ours beside Bullet's for each pair (ns per case, the median over repetitions) and records
+// them with recordRatio (group "kernels").
+inline int runKernelBenchmarks(int argc, char** argv, const std::vector<KernelPair>& pairs) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    CounterReporter reporter("ns_per_test");
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    std::printf(
+        "\nns per test, median over repetitions, Bullet %s; our code compiled for %s\n%-28s %10s %10s %8s\n",
+        sizeof(btScalar) == sizeof(double) ? "double" : "float", instructionSet(), "kernel", "Bullet", "ours",
+        "ratio");
+    for (const KernelPair& pair : pairs) {
+        const double bullet = 1e9 * reporter.value(pair.bullet), ours = 1e9 * reporter.value(pair.ours);
+        if (std::isnan(bullet) || std::isnan(ours)) continue;
+        std::printf("%-28s %10.2f %10.2f %7.2fx\n", pair.caseName, bullet, ours, bullet / ours);
+        recordRatio("kernels", pair.caseName, "ns per test, median", Better::Lower, bullet, ours);
+    }
+    std::printf("ratio: Bullet's time / ours\n");
+    return 0;
 }
 
 }  // namespace analytic::bench
