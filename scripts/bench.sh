@@ -31,14 +31,14 @@ run() {
   echo "    $((SECONDS - began)) s"
 }
 # In the table's order: the rows are appended as each benchmark ends.
-short=(--benchmark_repetitions=3 --benchmark_min_time=0.1)
+short=(--benchmark_repetitions=5 --benchmark_min_time=0.1)
 run ray_box "$bin/geometry_ray_box_bench" "${short[@]}"
 run ray_triangle "$bin/geometry_ray_triangle_bench" "${short[@]}"
 run ray_shapes "$bin/raycast_ray_bench" --part=shapes "${short[@]}"
-run pairs "$bin/narrowphase_pairs_bench" --benchmark_repetitions=5 --benchmark_min_time=0.1
-run ray_scenes "$bin/raycast_ray_bench" --part=scenes --repetitions=3
+run pairs "$bin/narrowphase_pairs_bench" --benchmark_repetitions=10 --benchmark_min_time=0.1
+run ray_scenes "$bin/raycast_ray_bench" --part=scenes --repetitions=5
 run simulation "$bin/narrowphase_simulation_bench" --repetitions=3
-run sweeps "$bin/raycast_sweep_bench" --repetitions=3
+run sweeps "$bin/raycast_sweep_bench" --repetitions=5
 run ccd "$bin/raycast_ccd_bench"
 run character "$bin/character_character_bench" --benchmark_repetitions=3
 # Ours only, or ours against another library than Bullet: their logs, no ratios.

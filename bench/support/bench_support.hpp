@@ -208,13 +208,13 @@ inline int runKernelBenchmarks(int argc, char** argv, const std::vector<KernelPa
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     std::printf(
-        "\nns per test, median over repetitions, Bullet %s; our code compiled for %s\n%-28s %10s %10s %8s\n",
+        "\nns per test, median over repetitions, Bullet %s; our code compiled for %s\n%-38s %10s %10s %8s\n",
         sizeof(btScalar) == sizeof(double) ? "double" : "float", instructionSet(), "kernel", "Bullet", "ours",
         "ratio");
     for (const KernelPair& pair : pairs) {
         const double bullet = 1e9 * reporter.value(pair.bullet), ours = 1e9 * reporter.value(pair.ours);
         if (std::isnan(bullet) || std::isnan(ours)) continue;
-        std::printf("%-28s %10.2f %10.2f %7.2fx\n", pair.caseName, bullet, ours, bullet / ours);
+        std::printf("%-38s %10.2f %10.2f %7.2fx\n", pair.caseName, bullet, ours, bullet / ours);
         recordRatio("kernels", pair.caseName, "ns per test, median", Better::Lower, bullet, ours);
     }
     std::printf("ratio: Bullet's time / ours\n");

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -208,6 +208,65 @@ TEST(BenchReport, ChartDecodesWithABarPerRatioAndNoneForNa) {
     EXPECT_EQ(bars, 5);     // the five rows with a ratio; none for the n/a rows
     EXPECT_GT(green, 0);    // ours faster
     EXPECT_GT(red, 0);      // ours slower
+}
+
+// Mutations of a good row (characters deleted, inserted, replaced): every line is read or left out with
+// a message, every ratio kept is finite and positive, and the outputs are made from whatever is kept.
+TEST(BenchReport, MutatedRowsNeverGiveANonFiniteRatio) {
+    const std::string good =
+        "{\"group\": \"g\", \"case\": \"c\", \"unit\": \"ms\", \"better\": \"lower\", \"bullet\": 2.5e1, "
+        "\"ours\": 5, \"scalar\": \"float\", \"instruction_set\": \"SSE2\"}";
+    const std::string alphabet = "{}[]\":,.-+eE0123456789 naifnlowerhigh\\u\xc3\xa9\t";
+    std::mt19937 random(7);
+    const auto pick = [&](std::size_t count) { return std::size_t(random() % count); };
+    std::string lines;
+    for (int i = 0; i < 3000; ++i) {
+        std::string line = good;
+        for (int edits = 1 + int(pick(4)); edits > 0; --edits) {
+            const std::size_t at = pick(line.size() + 1);
+            const char c = alphabet[pick(alphabet.size())];
+            switch (pick(3)) {
+                case 0:
+                    if (at < line.size()) line.erase(at, 1);
+                    break;
+                case 1:
+                    line.insert(line.begin() + std::ptrdiff_t(at), c);
+                    break;
+                default:
+                    if (at < line.size()) line[at] = c;
+            }
+        }
+        lines += line + "\n";
+    }
+    std::istringstream input(lines);
+    Parsed parsed = parseRows(input);
+    EXPECT_GT(parsed.rows.size(), 100u);
+    EXPECT_GT(parsed.messages.size(), 100u);
+    for (const Row& row : parsed.rows) {
+        EXPECT_TRUE(!row.ratio || (std::isfinite(*row.ratio) && *row.ratio > 0)) << row.caseName;
+        EXPECT_TRUE(row.ratio || !row.problem.empty()) << row.caseName;
+    }
+    parsed.rows.resize(std::min<std::size_t>(parsed.rows.size(), 200));
+    const RunInfo info = fixedInfo(parsed.rows);
+    EXPECT_FALSE(markdownTable(parsed.rows, info).empty());
+    EXPECT_FALSE(jsonReport(parsed.rows, info).empty());
+    const Image image = drawChart(parsed.rows, info);
+    EXPECT_EQ(image.pixels.size(), std::size_t(image.width) * std::size_t(image.height) * 3);
+}
+
+// Long names are cut to the label column; text outside ASCII is drawn as '?'.
+TEST(BenchReport, LongAndNonAsciiNamesKeepTheChartsWidth) {
+    std::istringstream shortNames(
+        "{\"group\": \"g\", \"case\": \"c\", \"better\": \"lower\", \"bullet\": 2, \"ours\": 1}\n");
+    std::istringstream longNames(
+        "{\"group\": \"g\", \"case\": \"" + std::string(500, 'x') +
+        " \u00b5s \xc2\xb5s\", \"better\": \"lower\", \"bullet\": 2, \"ours\": 1}\n");
+    const Parsed a = parseRows(shortNames), b = parseRows(longNames);
+    ASSERT_EQ(a.rows.size(), 1u);
+    ASSERT_EQ(b.rows.size(), 1u);
+    const Image small = drawChart(a.rows, fixedInfo(a.rows)), large = drawChart(b.rows, fixedInfo(b.rows));
+    EXPECT_LE(large.width, small.width + 44 * 12);
+    EXPECT_EQ(large.height, small.height);
 }
 
 }  // namespace
