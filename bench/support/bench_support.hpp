@@ -198,13 +198,14 @@ private:
     std::map<std::string, double> values_;
 };
 
-// main() for a kernel benchmark with Bullet's counterparts: runs the benchmarks the command line selects,
-// then prints ours beside Bullet's for each pair (ns per case, the median over repetitions) and records
-// them with recordRatio (group "kernels").
-inline int runKernelBenchmarks(int argc, char** argv, const std::vector<KernelPair>& pairs) {
+// main() for a kernel benchmark with Bullet's counterparts: runs the benchmarks the command line selects
+// (their time per case in the counter timePerCase), then prints ours beside Bullet's for each pair (ns per
+// case, the median over repetitions) and records them with recordRatio (group "kernels").
+inline int runKernelBenchmarks(int argc, char** argv, const std::vector<KernelPair>& pairs,
+                               const char* timePerCase = "ns_per_test") {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    CounterReporter reporter("ns_per_test");
+    CounterReporter reporter(timePerCase);
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     std::printf(
