@@ -254,8 +254,9 @@ std::string loadAverage() {
 void summary() {
     auto& table = results();
     std::printf(
-        "\nSummary (medians over repetitions; per-update times are the updating thread's CPU time; generic "
-        "x86-64 build, SSE2, the default flags)\n");
+        "\nSummary (medians over repetitions; per-update times are the updating thread's CPU time; our code "
+        "compiled for %s)\n",
+        instructionSet());
     for (const char* shape : {" sphere", " capsule"}) {
         const auto bullet = table.find(std::string("Bullet KCC") + shape);
         const auto ours = table.find(std::string("ours") + shape);
@@ -300,7 +301,7 @@ void summary() {
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    std::printf("Build: generic x86-64 (SSE2, the compiler's default; no -march), Bullet in %s\n",
+    std::printf("Build: our code compiled for %s, Bullet in %s\n", analytic::bench::instructionSet(),
                 sizeof(btScalar) == 8 ? "double" : "float");
     std::printf("Load average at the start: %s\n", analytic::bench::loadAverage().c_str());
     analytic::bench::registerAll();

@@ -526,8 +526,11 @@ public:
     // Goals are judged on the minima: on a shared machine they vary least with the load.
     void printSummary() const {
         std::printf(
-            "\nns per contact pair (one pair from a cleared manifold), median [min] over repetitions\n"
+            "\nns per contact pair (one pair from a cleared manifold), median [min] over repetitions; Bullet "
+            "%s, "
+            "our code compiled for %s\n"
             "%-15s %18s %18s %16s %8s %8s  %s\n",
+            sizeof(btScalar) == sizeof(double) ? "double" : "float", analytic::bench::instructionSet(),
             "pair", "Bullet", "ours", "ratio", "points B", "points", "goal (issue 3), on the minima");
         for (const PairCase& pairCase : pairCases()) {
             const auto bullet = figures_.find(benchmarkName(pairCase, Side::Bullet));

@@ -356,9 +356,10 @@ int main(int argc, char** argv) {
     }
     const analytic::bench::BenchScenes scenes = analytic::bench::generateBenchScenes();
     std::printf(
-        "Bullet %s precision; %d steps of 1/60 s; contact generation: collision detection less AABB "
-        "update and broadphase; penetration over the last %d steps' manifold points\n\n",
-        sizeof(btScalar) == sizeof(double) ? "double" : "float", steps, std::min(steps, kPenetrationSteps));
+        "Bullet %s precision, our code compiled for %s; %d steps of 1/60 s; contact generation: collision "
+        "detection less AABB update and broadphase; penetration over the last %d steps' manifold points\n\n",
+        sizeof(btScalar) == sizeof(double) ? "double" : "float", analytic::bench::instructionSet(), steps,
+        std::min(steps, kPenetrationSteps));
     const auto measure = [&](Ground ground, const char* name, const char* group, const SceneGoals& goals) {
         if (breakdown) {
             auto times = std::make_unique<std::array<PairKindTimes, kSides>>();
