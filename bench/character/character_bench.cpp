@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "character/character_rigs.hpp"
+#include "support/bench_support.hpp"
 
 namespace analytic::bench {
 namespace {
@@ -253,8 +254,9 @@ std::string loadAverage() {
 void summary() {
     auto& table = results();
     std::printf(
-        "\nSummary (medians over repetitions; per-update times are the updating thread's CPU time; generic "
-        "x86-64 build, SSE2, the default flags)\n");
+        "\nSummary (medians over repetitions; per-update times are the updating thread's CPU time; our code "
+        "compiled for %s)\n",
+        instructionSet());
     for (const char* shape : {" sphere", " capsule"}) {
         const auto bullet = table.find(std::string("Bullet KCC") + shape);
         const auto ours = table.find(std::string("ours") + shape);
@@ -270,6 +272,8 @@ void summary() {
             "  %s, 100 characters, 9,800-triangle terrain + boxes: Bullet KCC %.2f us/update, ours %.2f "
             "us/update: ours %.2fx faster (goal 3x)\n",
             shape + 1, b * 1e6, o * 1e6, b / o);
+        recordRatio("character", std::string(shape + 1) + ", 100 characters walking", "us per update, median",
+                    Better::Lower, b * 1e6, o * 1e6);
     }
     const auto one = table.find("group 1 thread"), all = table.find("group all cores");
     if (one != table.end() && all != table.end()) {
@@ -297,7 +301,7 @@ void summary() {
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    std::printf("Build: generic x86-64 (SSE2, the compiler's default; no -march), Bullet in %s\n",
+    std::printf("Build: our code compiled for %s, Bullet in %s\n", analytic::bench::instructionSet(),
                 sizeof(btScalar) == 8 ? "double" : "float");
     std::printf("Load average at the start: %s\n", analytic::bench::loadAverage().c_str());
     analytic::bench::registerAll();

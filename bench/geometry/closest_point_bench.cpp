@@ -4,9 +4,17 @@
 // over all regions (face, edge, vertex; inside and outside), spheres that touch about half the time.
 // Sphere-triangle also on the cases a mesh gives it: the candidate triangles under a sphere resting on
 // scene M's terrain, and spheres placed against one feature (face, edge, vertex) or just beyond an edge.
+// Bullet's counterparts on the same cases, in Bullet's scalar: btVoronoiSimplexSolver::closestPtPointTriangle
+// (its GJK's) beside ClosestPointOnTriangle, and SphereTriangleDetector::collide (its sphere-triangle
+// algorithm's, no contact-breaking margin) beside SphereTriangleContact; their ratios end the run.
+#include <BulletCollision/CollisionDispatch/SphereTriangleDetector.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <memory>
 
 #include "analytic/geometry/closest_point.hpp"
 #include "support/bench_scenes.hpp"
@@ -240,6 +248,67 @@ template <class T> void benchSphereTriangleContactBeyondEdge(benchmark::State& s
     timeSphereTriangle(state, placedSpheres<T>(13, Placement::BeyondEdge));
 }
 
+btVector3 toBullet(const Vec3<btScalar>& v) { return btVector3(v.x, v.y, v.z); }
+
+void benchClosestPointOnTriangleBullet(benchmark::State& state) {
+    struct Case {
+        Vec3<btScalar> point;
+        Triangle<btScalar> triangle;
+    };
+    const auto cases = drawCases(2, [](Random& r) {
+        return Case{r.point<btScalar>(2), randomTriangle<btScalar>(r)};
+    });
+    btVoronoiSimplexSolver solver;
+    runCases(state, cases, [&](const Case& c) {
+        btSubSimplexClosestResult result;
+        solver.closestPtPointTriangle(toBullet(c.point), toBullet(c.triangle.a), toBullet(c.triangle.b),
+                                      toBullet(c.triangle.c), result);
+        return result.m_closestPointOnSimplex;
+    });
+}
+
+// Bullet's sphere-triangle test on the same cases: the shapes made beforehand, the sphere's centre given in
+// the triangle's frame (the identity here), as its algorithm does.
+void timeSphereTriangleBullet(benchmark::State& state,
+                              const std::vector<SphereTriangleCase<btScalar>>& cases) {
+    struct Shapes {
+        explicit Shapes(const SphereTriangleCase<btScalar>& c)
+            : sphere(c.sphere.radius),
+              triangle(toBullet(c.triangle.a), toBullet(c.triangle.b), toBullet(c.triangle.c)),
+              center(toBullet(c.sphere.center)) {}
+
+        btSphereShape sphere;
+        btTriangleShape triangle;
+        SphereTriangleDetector detector{&sphere, &triangle, 0};
+        btVector3 center;
+    };
+    std::vector<std::unique_ptr<Shapes>> shapes;
+    for (const SphereTriangleCase<btScalar>& c : cases)
+        shapes.push_back(std::make_unique<Shapes>(c));
+    analytic::bench::timeHitOrMiss(
+        state, shapes,
+        [](const std::unique_ptr<Shapes>& s) {
+            btVector3 point, normal;
+            btScalar depth = 0, timeOfImpact = 1;
+            return s->detector.collide(s->center, point, normal, depth, timeOfImpact, 0);
+        },
+        "per_test");
+}
+
+void benchSphereTriangleContactBullet(benchmark::State& state) {
+    timeSphereTriangleBullet(
+        state, drawCases(8, [](Random& r) {
+            return SphereTriangleCase<btScalar>{randomSphere<btScalar>(r), randomTriangle<btScalar>(r)};
+        }));
+}
+
+void benchSphereTriangleContactTerrainBullet(benchmark::State& state) {
+    timeSphereTriangleBullet(state, terrainCandidates<btScalar>());
+}
+
+BENCHMARK(benchClosestPointOnTriangleBullet)->Name("BM_ClosestPointOnTriangleBullet");
+BENCHMARK(benchSphereTriangleContactBullet)->Name("BM_SphereTriangleContactBullet");
+BENCHMARK(benchSphereTriangleContactTerrainBullet)->Name("BM_SphereTriangleContactTerrainBullet");
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(ClosestPointOnSegment);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(ClosestPointOnTriangle);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(ClosestPointOnObb);
@@ -255,3 +324,16 @@ ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContactVertex);
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(SphereTriangleContactBeyondEdge);
 
 }  // namespace
+
+int main(int argc, char** argv) {
+    using analytic::bench::inBulletScalar;
+    return analytic::bench::runKernelBenchmarks(
+        argc, argv,
+        {{"closest point on a triangle", "BM_ClosestPointOnTriangleBullet",
+          inBulletScalar("ClosestPointOnTriangle")},
+         {"sphere-triangle contact", "BM_SphereTriangleContactBullet",
+          inBulletScalar("SphereTriangleContact")},
+         {"sphere-triangle contact, terrain", "BM_SphereTriangleContactTerrainBullet",
+          inBulletScalar("SphereTriangleContactTerrain")}},
+        "per_test");
+}

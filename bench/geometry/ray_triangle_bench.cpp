@@ -2,7 +2,10 @@
 // ns per ray-triangle test: a plain ray per test (the watertight setup per test), and one prepared ray
 // against many triangles (a mesh ray cast: /100 when its line crosses every triangle, /10 when it
 // crosses one in ten, as in a mesh where most tested triangles are misses). Float and double. The
-// hit_fraction counter says how many cases hit.
+// hit_fraction counter says how many cases hit. Bullet's counterpart on the same cases, in Bullet's
+// scalar: btTriangleRaycastCallback::processTriangle (the triangle test of its mesh ray casts), for a
+// segment per case and for one segment against many triangles; the ratios end the run.
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <benchmark/benchmark.h>
 
 #include <limits>
@@ -67,8 +70,62 @@ template <class T> void benchRayTrianglePrepared(benchmark::State& state) {
                          "ns_per_test");
 }
 
+btVector3 toBullet(const Vec3<btScalar>& v) { return btVector3(v.x, v.y, v.z); }
+
+// Bullet's triangle test through its mesh callback, counting hits; every triangle is tested in full (the
+// callback keeps its segment's end: no culling by an earlier hit).
+class BulletTriangleRay : public btTriangleRaycastCallback {
+public:
+    BulletTriangleRay(const btVector3& from, const btVector3& to) : btTriangleRaycastCallback(from, to) {}
+
+    bool hits(const Triangle<btScalar>& triangle) {
+        btVector3 vertices[3] = {toBullet(triangle.a), toBullet(triangle.b), toBullet(triangle.c)};
+        const int before = hits_;
+        processTriangle(vertices, 0, 0);
+        return hits_ != before;
+    }
+
+    btScalar reportHit(const btVector3&, btScalar, int, int) override {
+        ++hits_;
+        return m_hitFraction;
+    }
+
+private:
+    int hits_ = 0;
+};
+
+// A segment to twice the aim point, beyond the triangle.
+void benchRayTriangleBullet(benchmark::State& state) {
+    const auto test = [](const TriangleCase<btScalar>& c) {
+        BulletTriangleRay ray(toBullet(c.ray.origin), toBullet(c.ray.origin + btScalar(2) * c.ray.direction));
+        return ray.hits(c.triangle);
+    };
+    bench::timeHitOrMiss(state, makeCases<btScalar>(), test, "ns_per_test");
+}
+
+void benchRayTrianglePreparedBullet(benchmark::State& state) {
+    const RayPath<btScalar>& path = kLongRay<btScalar>;
+    BulletTriangleRay ray(toBullet(path.origin), toBullet(path.at(path.maxT)));
+    const auto test = [&](const Triangle<btScalar>& triangle) { return ray.hits(triangle); };
+    bench::timeHitOrMiss(state, trianglesAlong(kLongRay<btScalar>, double(state.range(0)) / 100), test,
+                         "ns_per_test");
+}
+
 ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE(RayTriangle);
+BENCHMARK(benchRayTriangleBullet)->Name("BM_RayTriangleBullet");
+BENCHMARK(benchRayTrianglePreparedBullet)->Name("BM_RayTrianglePreparedBullet")->Arg(100)->Arg(10);
 BENCHMARK_TEMPLATE(benchRayTrianglePrepared, float)->Name("BM_RayTrianglePreparedFloat")->Arg(100)->Arg(10);
 BENCHMARK_TEMPLATE(benchRayTrianglePrepared, double)->Name("BM_RayTrianglePreparedDouble")->Arg(100)->Arg(10);
 
 }  // namespace
+
+int main(int argc, char** argv) {
+    using analytic::bench::inBulletScalar;
+    return analytic::bench::runKernelBenchmarks(
+        argc, argv,
+        {{"ray-triangle", "BM_RayTriangleBullet", inBulletScalar("RayTriangle")},
+         {"ray-triangle, prepared, 100% crossed", "BM_RayTrianglePreparedBullet/100",
+          inBulletScalar("RayTrianglePrepared") + "/100"},
+         {"ray-triangle, prepared, 10% crossed", "BM_RayTrianglePreparedBullet/10",
+          inBulletScalar("RayTrianglePrepared") + "/10"}});
+}

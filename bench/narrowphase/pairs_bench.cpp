@@ -30,6 +30,7 @@
 #include "analytic/geometry/closest_point.hpp"
 #include "analytic/plugin.hpp"
 #include "support/bench_scenes.hpp"
+#include "support/bench_support.hpp"
 #include "support/bullet_world.hpp"
 #include "support/test_support.hpp"
 
@@ -525,8 +526,11 @@ public:
     // Goals are judged on the minima: on a shared machine they vary least with the load.
     void printSummary() const {
         std::printf(
-            "\nns per contact pair (one pair from a cleared manifold), median [min] over repetitions\n"
+            "\nns per contact pair (one pair from a cleared manifold), median [min] over repetitions; Bullet "
+            "%s, "
+            "our code compiled for %s\n"
             "%-15s %18s %18s %16s %8s %8s  %s\n",
+            sizeof(btScalar) == sizeof(double) ? "double" : "float", analytic::bench::instructionSet(),
             "pair", "Bullet", "ours", "ratio", "points B", "points", "goal (issue 3), on the minima");
         for (const PairCase& pairCase : pairCases()) {
             const auto bullet = figures_.find(benchmarkName(pairCase, Side::Bullet));
@@ -547,6 +551,9 @@ public:
                         b.minNanoseconds / o.minNanoseconds, b.points, o.points, goal.c_str(),
                         *pairCase.note ? "; " : "", pairCase.note,
                         o.label.empty() ? "" : "; ours: ", o.label.c_str());
+            analytic::bench::recordRatio("contact pairs", pairCase.name, "ns per pair, median",
+                                         analytic::bench::Better::Lower, b.medianNanoseconds,
+                                         o.medianNanoseconds);
         }
         std::printf("ratio: Bullet's time / ours; points: contact points per pair after one call\n");
     }

@@ -255,7 +255,7 @@ struct SceneGoals {
     std::optional<double> contactSpeedup;  // the same for contact generation
 };
 
-void reportScene(const char* name, const SceneGoals& goals,
+void reportScene(const char* name, const char* group, const SceneGoals& goals,
                  const std::vector<std::array<RunFigures, kSides>>& runs) {
     const auto series = [&](Side side, double RunFigures::*field) {
         std::vector<double> values;
@@ -264,8 +264,10 @@ void reportScene(const char* name, const SceneGoals& goals,
         return values;
     };
     // Goals are judged on the minima: on a shared machine they vary least with the load.
-    const auto timeRow = [&](const char* label, double RunFigures::*field) {
+    const auto timeRow = [&](const char* label, const char* caseName, double RunFigures::*field) {
         const double bullet = median(series(kBullet, field)), ours = median(series(kAnalytic, field));
+        analytic::bench::recordRatio(group, caseName, "ms per step, median", analytic::bench::Better::Lower,
+                                     bullet, ours);
         const double bulletMin = minimum(series(kBullet, field)), oursMin = minimum(series(kAnalytic, field));
         std::printf("  %-28s %9.3f [%9.3f] %9.3f [%9.3f] %6.2fx [%5.2fx]\n", label, bullet, bulletMin, ours,
                     oursMin, bullet / ours, bulletMin / oursMin);
@@ -276,9 +278,10 @@ void reportScene(const char* name, const SceneGoals& goals,
     const RunFigures& ours = runs.back()[kAnalytic];
     std::printf("%s, %zu repetitions: median [min]\n  %-28s %21s %21s %16s\n", name, runs.size(), "",
                 "Bullet", "ours", "ratio");
-    const double stepSpeedup = timeRow("ms per step", &RunFigures::stepMilliseconds);
-    const double contactSpeedup = timeRow("  contact generation ms", &RunFigures::contactMilliseconds);
-    timeRow("  collision detection ms", &RunFigures::collisionMilliseconds);
+    const double stepSpeedup = timeRow("ms per step", "whole step", &RunFigures::stepMilliseconds);
+    const double contactSpeedup =
+        timeRow("  contact generation ms", "contact generation", &RunFigures::contactMilliseconds);
+    timeRow("  collision detection ms", "collision detection", &RunFigures::collisionMilliseconds);
     std::printf("  %-28s %21.5f %21.5f\n", "p99 penetration (m)", bullet.penetration99, ours.penetration99);
     std::printf("  %-28s %21.5f %21.5f\n", "max penetration (m)", bullet.penetrationMax, ours.penetrationMax);
     std::printf("  %-28s %21d %21d\n", "contact points, last step", bullet.contactPoints, ours.contactPoints);
@@ -353,10 +356,11 @@ int main(int argc, char** argv) {
     }
     const analytic::bench::BenchScenes scenes = analytic::bench::generateBenchScenes();
     std::printf(
-        "Bullet %s precision; %d steps of 1/60 s; contact generation: collision detection less AABB "
-        "update and broadphase; penetration over the last %d steps' manifold points\n\n",
-        sizeof(btScalar) == sizeof(double) ? "double" : "float", steps, std::min(steps, kPenetrationSteps));
-    const auto measure = [&](Ground ground, const char* name, const SceneGoals& goals) {
+        "Bullet %s precision, our code compiled for %s; %d steps of 1/60 s; contact generation: collision "
+        "detection less AABB update and broadphase; penetration over the last %d steps' manifold points\n\n",
+        sizeof(btScalar) == sizeof(double) ? "double" : "float", analytic::bench::instructionSet(), steps,
+        std::min(steps, kPenetrationSteps));
+    const auto measure = [&](Ground ground, const char* name, const char* group, const SceneGoals& goals) {
         if (breakdown) {
             auto times = std::make_unique<std::array<PairKindTimes, kSides>>();
             runScene(ground, scenes.bodies, steps, times.get());
@@ -366,9 +370,9 @@ int main(int argc, char** argv) {
         std::vector<std::array<RunFigures, kSides>> runs;
         for (int r = 0; r < repetitions; ++r)
             runs.push_back(runScene(ground, scenes.bodies, steps));
-        reportScene(name, goals, runs);
+        reportScene(name, group, goals, runs);
     };
-    if (runS1) measure(Ground::Plane, "S1 (plane)", {1.1, 3.0});
-    if (runS2) measure(Ground::Terrain, "S2 (terrain mesh)", {1.5, std::nullopt});
+    if (runS1) measure(Ground::Plane, "S1 (plane)", "simulation S1 (plane)", {1.1, 3.0});
+    if (runS2) measure(Ground::Terrain, "S2 (terrain mesh)", "simulation S2 (terrain)", {1.5, std::nullopt});
     return 0;
 }

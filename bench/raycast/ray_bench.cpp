@@ -160,6 +160,7 @@ double castAll(Side side, const btCollisionWorld& world, const RayList& rays, An
 
 struct SceneSpec {
     const char* name;
+    const char* group;        // in the one table of ratios
     int bulletReferenceHits;  // Bullet 3.24 float, bench-scenes.md
     double speedupGoal;       // issue 4: ours at least this many times Bullet's rate, one thread
     const char* goalNote;
@@ -300,6 +301,17 @@ void runScene(const SceneSpec& spec, const btCollisionWorld& world, const RayLis
         return median(emptyBatch);
     };
     const double cachedSnapshot = emptyBatchSeconds(&cache), wholeSnapshot = emptyBatchSeconds(nullptr);
+    const std::string allCores =
+        "batch, " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores";
+    const std::pair<Side, std::string> recorded[] = {{kAnalytic, "analytic::rayTest"},
+                                                     {kBatchOneThread, "batch, 1 thread"},
+                                                     {kBatchAllCores, allCores},
+                                                     {kBatchOneThreadNoCache, "batch, 1 thread, no cache"}};
+    const auto raysPerSecond = [count](double s) { return 1e-6 * double(count) / s; };
+    for (const auto& [side, name] : recorded)
+        analytic::bench::recordRatio(spec.group, name, "M rays/s, median", analytic::bench::Better::Higher,
+                                     raysPerSecond(median(seconds[kBullet])),
+                                     raysPerSecond(median(seconds[side])));
     std::printf(
         "  the batch's first pass on one thread, building the trees it caches: %.3f ms; a batch of no rays "
         "(the snapshot alone), one thread: %.3f ms with the cache, %.3f ms without\n",
@@ -322,14 +334,15 @@ void runScenes(bool sceneP, bool sceneM, int repetitions) {
     const analytic::bench::BenchScenes scenes = analytic::bench::generateBenchScenes();
     if (sceneP) {
         const auto scene = analytic::bench::makeSceneP(scenes.objectsP);
-        runScene({"Scene P: 10,000 primitives and a plane", 59'853, 12, "about 2 M rays/s"}, scene->world(),
-                 toBulletRays(scenes.raysP), repetitions);
+        runScene({"Scene P: 10,000 primitives and a plane", "rays, scene P", 59'853, 12, "about 2 M rays/s"},
+                 scene->world(), toBulletRays(scenes.raysP), repetitions);
     }
     if (sceneM) {
         analytic::bench::TerrainMesh terrain;
         const auto scene = analytic::bench::makeSceneM(terrain);
-        runScene({"Scene M: terrain mesh, 131,072 triangles", 59'437, 4, "about 4.5 M rays/s"},
-                 scene->world(), toBulletRays(scenes.raysM), repetitions);
+        runScene(
+            {"Scene M: terrain mesh, 131,072 triangles", "rays, scene M", 59'437, 4, "about 4.5 M rays/s"},
+            scene->world(), toBulletRays(scenes.raysM), repetitions);
     }
 }
 
@@ -733,6 +746,10 @@ public:
                 world.minNanoseconds, ours.medianNanoseconds, ours.minNanoseconds, bare.medianNanoseconds,
                 bare.minNanoseconds, single.minNanoseconds / ours.minNanoseconds, oursOverBare,
                 single.hitFraction, ours.hitFraction, bare.hitFraction, verdict(oursOverBare <= 3));
+            // The same call on the same world on both sides: Bullet's rayTest against ours.
+            analytic::bench::recordRatio("ray per shape", shape, "ns per ray, median",
+                                         analytic::bench::Better::Lower, world.medianNanoseconds,
+                                         ours.medianNanoseconds);
         }
         std::printf(
             "Bullet single: btCollisionWorld::rayTestSingle on the object; Bullet rayTest, ours rayTest: on "

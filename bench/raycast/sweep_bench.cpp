@@ -100,6 +100,7 @@ double sweepAll(Side side, const btCollisionWorld& world, const std::vector<anal
 
 struct SceneSpec {
     const char* name;
+    const char* group;        // in the one table of ratios
     int bulletReferenceHits;  // bench-scenes.md, Bullet 3.24
     double sceneGoal;         // issue 18: QueryScene / batch on one thread, times Bullet's rate
     double worldGoal;         // issue 18: sphereSweepTest through Bullet's trees, times Bullet's rate
@@ -174,6 +175,14 @@ void runScene(const SceneSpec& spec, const btCollisionWorld& world,
         "  sweeps where QueryScene / the batch differ from sphereSweepTest: %d / %d; making the scene "
         "(1 thread): %.3f ms\n",
         sceneDiffers, batchDiffers, 1e3 * sceneSeconds);
+    const std::string allCores =
+        "batch, " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores";
+    const auto sweepsPerSecond = [](double s) { return 1e-3 * double(kSweeps) / s; };
+    for (int side = kAnalytic; side < kSides; ++side)
+        analytic::bench::recordRatio(spec.group, side == kBatchAllCores ? allCores : kSideNames[side],
+                                     "k sweeps/s, median", analytic::bench::Better::Higher,
+                                     sweepsPerSecond(median(seconds[kBullet])),
+                                     sweepsPerSecond(median(seconds[side])));
     const double bullet = minimum(seconds[kBullet]);
     const double world_ = bullet / minimum(seconds[kAnalytic]), single = bullet / minimum(seconds[kScene]),
                  batch = bullet / minimum(seconds[kBatchOneThread]),
@@ -210,14 +219,14 @@ int main(int argc, char** argv) {
     const analytic::bench::BenchScenes scenes = analytic::bench::generateBenchScenes();
     if (sceneP) {
         const auto scene = analytic::bench::makeSceneP(scenes.objectsP);
-        runScene({"Scene P: 10,000 primitives and a plane", 4'881, 9, 3}, scene->world(), scenes.raysP,
-                 repetitions);
+        runScene({"Scene P: 10,000 primitives and a plane", "sweeps, scene P", 4'881, 9, 3}, scene->world(),
+                 scenes.raysP, repetitions);
     }
     if (sceneM) {
         analytic::bench::TerrainMesh terrain;
         const auto scene = analytic::bench::makeSceneM(terrain);
-        runScene({"Scene M: terrain mesh, 131,072 triangles", 3'627, 14, 6}, scene->world(), scenes.raysM,
-                 repetitions);
+        runScene({"Scene M: terrain mesh, 131,072 triangles", "sweeps, scene M", 3'627, 14, 6},
+                 scene->world(), scenes.raysM, repetitions);
     }
     return 0;
 }

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: Zlib
 // Shared by the benchmarks: the geometry benchmarks each time one kernel over a fixed set of pre-generated
 // random cases, report the time per case, and are registered for float and double; the scene benchmarks
-// take medians and minima of repetitions and parse their options.
+// take medians and minima of repetitions and parse their options. Every benchmark with Bullet's path beside
+// ours records its side-by-side figures with recordRatio, for scripts/bench.sh's one table.
 #pragma once
 
+#include <LinearMath/btScalar.h>
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -37,6 +43,56 @@ inline const char* instructionSet() {
 #else
     return "no SSE2 (not x86-64?)";
 #endif
+}
+
+// Which way a unit is better: times are better lower, rates higher.
+enum class Better { Lower, Higher };
+
+// text as a JSON string, quotes included.
+inline std::string jsonString(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+// One row of the side-by-side table that bench/report (scripts/bench.sh) turns into ratios: the figure of
+// Bullet's path and of ours for one case of a group, in `unit`. When the environment variable
+// ANALYTIC_BENCH_RESULTS names a file, appends the row to it as one JSON line, with Bullet's scalar and the
+// instruction set our code was compiled for; does nothing otherwise. A non-finite figure is written as null
+// (the report shows the row as n/a). Prints a message and carries on if the file cannot be opened.
+inline void recordRatio(std::string_view group, std::string_view caseName, std::string_view unit,
+                        Better better, double bullet, double ours) {
+    const char* path = std::getenv("ANALYTIC_BENCH_RESULTS");
+    if (!path || !*path) return;
+    const auto number = [](double value) {
+        char text[32] = "null";
+        if (std::isfinite(value)) std::snprintf(text, sizeof text, "%.9g", value);
+        return std::string(text);
+    };
+    const std::string line = "{\"group\": " + jsonString(group) + ", \"case\": " + jsonString(caseName) +
+                             ", \"unit\": " + jsonString(unit) + ", \"better\": \"" +
+                             (better == Better::Lower ? "lower" : "higher") +
+                             "\", \"bullet\": " + number(bullet) + ", \"ours\": " + number(ours) +
+                             ", \"scalar\": \"" + (sizeof(btScalar) == sizeof(double) ? "double" : "float") +
+                             "\", \"instruction_set\": " + jsonString(instructionSet()) + "}\n";
+    std::FILE* file = std::fopen(path, "a");
+    if (!file) {
+        std::fprintf(stderr, "recordRatio: cannot open %s for appending; the row is not recorded\n", path);
+        return;
+    }
+    std::fputs(line.c_str(), file);
+    std::fclose(file);
 }
 
 inline double median(std::vector<double> values) {
@@ -98,6 +154,72 @@ template <class Cases, class Kernel> void timeHitOrMiss(benchmark::State& state,
         hits += bool(kernel(c));
     timeKernel(state, cases, kernel, timePerCase);
     state.counters["hit_fraction"] = double(hits) / double(cases.size());
+}
+
+// Ours beside Bullet's counterpart for one kernel, by the names of the two benchmarks (with their
+// arguments, e.g. "BM_RayTrianglePreparedFloat/100").
+struct KernelPair {
+    const char* caseName;
+    std::string bullet;
+    std::string ours;
+};
+
+// The name of our kernel's benchmark registered by ANALYTIC_BENCHMARK_FLOAT_AND_DOUBLE in Bullet's scalar.
+inline std::string inBulletScalar(const std::string& kernel) {
+    return "BM_" + kernel + (sizeof(btScalar) == sizeof(double) ? "Double" : "Float");
+}
+
+// The console's report, keeping for each benchmark the median over repetitions (or the single run's
+// value) of its counter `counter` (a time per case, from timeKernel).
+class CounterReporter : public benchmark::ConsoleReporter {
+public:
+    explicit CounterReporter(std::string counter) : counter_(std::move(counter)) {}
+
+    void ReportRuns(const std::vector<Run>& runs) override {
+        ConsoleReporter::ReportRuns(runs);
+        for (const Run& run : runs) {
+            const auto value = run.counters.find(counter_);
+            if (run.error_occurred || value == run.counters.end()) continue;
+            const bool single = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
+            if (!single && run.aggregate_name != "median") continue;
+            const std::string& arguments = run.run_name.args;
+            values_[run.run_name.function_name + (arguments.empty() ? "" : "/" + arguments)] = value->second;
+        }
+    }
+
+    // The kept value, or NaN for a benchmark that did not run.
+    double value(const std::string& name) const {
+        const auto found = values_.find(name);
+        return found == values_.end() ? std::nan("") : found->second;
+    }
+
+private:
+    std::string counter_;
+    std::map<std::string, double> values_;
+};
+
+// main() for a kernel benchmark with Bullet's counterparts: runs the benchmarks the command line selects
+// (their time per case in the counter timePerCase), then prints ours beside Bullet's for each pair (ns per
+// case, the median over repetitions) and records them with recordRatio (group "kernels").
+inline int runKernelBenchmarks(int argc, char** argv, const std::vector<KernelPair>& pairs,
+                               const char* timePerCase = "ns_per_test") {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    CounterReporter reporter(timePerCase);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    std::printf(
+        "\nns per test, median over repetitions, Bullet %s; our code compiled for %s\n%-38s %10s %10s %8s\n",
+        sizeof(btScalar) == sizeof(double) ? "double" : "float", instructionSet(), "kernel", "Bullet", "ours",
+        "ratio");
+    for (const KernelPair& pair : pairs) {
+        const double bullet = 1e9 * reporter.value(pair.bullet), ours = 1e9 * reporter.value(pair.ours);
+        if (std::isnan(bullet) || std::isnan(ours)) continue;
+        std::printf("%-38s %10.2f %10.2f %7.2fx\n", pair.caseName, bullet, ours, bullet / ours);
+        recordRatio("kernels", pair.caseName, "ns per test, median", Better::Lower, bullet, ours);
+    }
+    std::printf("ratio: Bullet's time / ours\n");
+    return 0;
 }
 
 }  // namespace analytic::bench
