@@ -92,6 +92,7 @@ private:
     std::unique_ptr<Kept> kept_;
 };
 
+// How a batch runs: rayTestBatch's and sphereSweepBatch's (and their AllHits forms') last argument.
 struct BatchOptions {
     unsigned threads = 0;         // 0: one per core (std::thread::hardware_concurrency)
     BatchCache* cache = nullptr;  // null: nothing kept; meshes are cast through Bullet's own trees
@@ -148,6 +149,7 @@ public:
     }
     // The number of queries of the last batch given this object; 0 before the first.
     std::size_t count() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
+    // count(), by its older name.
     std::size_t rayCount() const { return count(); }
 
 private:
@@ -157,6 +159,7 @@ private:
     std::vector<std::size_t> firstHit_;  // queries + 1 offsets into hits_
 };
 
+// Every hit of each ray of a batch (rayTestBatchAllHits).
 using AllRayHits = AllHits<RayHit>;
 
 // Every hit each ray makes, as AllHitsRayResultCallback collects them from analytic::rayTest, sorted

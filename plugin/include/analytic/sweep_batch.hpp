@@ -36,6 +36,7 @@ struct SweepHit {
     int index = -1;                             // compound children (-1, child); -1 and -1 without one
 };
 
+// Every contact of each sweep of a batch (sphereSweepBatchAllHits).
 using AllSweepHits = AllHits<SweepHit>;
 
 // The first contact of each sweep, on up to options.threads threads: hits[i] for sweeps[i].

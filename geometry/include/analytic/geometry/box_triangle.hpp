@@ -39,15 +39,21 @@
 
 namespace analytic {
 
+// The side of a triangle that may push a box out (collideObbTriangle's side): either, or only the front
+// (the side (b - a) x (c - a) points to), or only the back.
 enum class TriangleSide : std::uint8_t { Either, Front, Back };
 
+// The axis a box-triangle contact is taken along: the triangle's normal, a box face's normal, or the
+// cross product of a box edge and a triangle edge.
 enum class BoxTriangleAxis : std::uint8_t { TriangleFace, BoxFace, EdgePair };
 
+// A contact point of a box with a triangle: on the triangle, with its distance along the contact's normal.
 template <class T> struct BoxTrianglePoint {
     Vec3<T> onTriangle;
     T distance;  // along the contact's normal, negative when they overlap
 };
 
+// collideObbTriangle's and collideObbTriangleAlongNormal's answer: the points are points[0, pointCount).
 template <class T> struct BoxTriangleContact {
     Vec3<T> normal;  // unit, from the triangle toward the box
     // The largest over the axes (not only the chosen one's), of the gaps to the side the triangle may

@@ -72,6 +72,7 @@ template <class T> struct Contact {
     T depth;
 };
 
+// sphereTriangleContact's answer: the contact, and the feature of the triangle its point lies on.
 template <class T> struct TriangleContact {
     Contact<T> contact;
     TriangleFeature feature;  // of the triangle, where pointOnB lies

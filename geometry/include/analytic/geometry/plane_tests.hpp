@@ -37,8 +37,10 @@ template <class T> constexpr T defaultPlaneTolerance = T(32) * unitRoundoff<T>;
 // How far |normal|^2 may be from 1: normalising in T leaves a few units, converting from double to float one.
 template <class T> constexpr T unitNormalTolerance = T(256) * unitRoundoff<T>;
 
+// The side of a plane a point is on: On within the tolerance (the file's header), else Back or Front.
 enum class PlaneSide { Back = -1, On = 0, Front = 1 };
 
+// classifyPointPlane's answer: the point's signed distance and its side.
 template <class T> struct PointPlaneClassification {
     T signedDistance;
     PlaneSide side;
@@ -50,6 +52,7 @@ template <class T> struct PointPlaneClassification {
 // plane. InPlane: parallel, with the origin on the plane. Neither gives a point.
 enum class RayPlaneOutcome { Hit, Miss, Parallel, InPlane };
 
+// intersectRayPlane's answer.
 template <class T> struct RayPlaneIntersection {
     RayPlaneOutcome outcome;
     // For Hit (zero otherwise): t in [0, maxT]; the normal is the plane's, turned against the direction (so
@@ -67,10 +70,14 @@ template <class T> struct PlaneSpan {
     // Distances within this of zero count as on the plane: relative tolerance times the case's scale.
     T tolerance;
 
+    // The smallest signed distance a point of the solid takes: centerDistance - projectedRadius.
     T nearestDistance() const { return centerDistance - projectedRadius; }
+    // The largest signed distance a point of the solid takes: centerDistance + projectedRadius.
     T farthestDistance() const { return centerDistance + projectedRadius; }
     // How far the solid reaches into the half-space behind the plane; negative while it is clear of it.
     T depth() const { return projectedRadius - centerDistance; }
+    // Front when the nearest distance is above the tolerance, Back when the farthest is below minus the
+    // tolerance, else Crossing.
     SolidPlaneSide side() const {
         if (nearestDistance() > tolerance) return SolidPlaneSide::Front;
         if (farthestDistance() < -tolerance) return SolidPlaneSide::Back;
@@ -96,6 +103,8 @@ template <class T> struct SolidPlaneContact {
     Vec3<T> normal;
 };
 
+// classifyAabbPlane's answer: the box's span and its corners nearest to and farthest from the plane's
+// front (the least and the greatest signed distance).
 template <class T> struct AabbPlaneClassification {
     PlaneSpan<T> span;  // nearestDistance() and farthestDistance() are those of the two vertices below
     Vec3<T> nearestVertex;
@@ -118,11 +127,13 @@ template <class T> struct BoxPlaneContact {
 // Coplanar: all three vertices on the plane (no segment; the triangle itself is the intersection).
 enum class TrianglePlaneCut { Separated, VertexTouch, EdgeInPlane, Crossing, Coplanar };
 
+// intersectTrianglePlane's answer.
 template <class T> struct TrianglePlaneIntersection {
     TrianglePlaneCut kind;
     Vec3<T> vertexDistances;         // signed distances of a, b, c
     std::array<Vec3<T>, 2> segment;  // zero when Separated or Coplanar
 
+    // Whether the plane meets the triangle: any kind but Separated.
     bool overlaps() const { return kind != TrianglePlaneCut::Separated; }
 };
 

@@ -6,10 +6,14 @@
 
 namespace analytic {
 
+// GLM's 2-vector of T.
 template <class T> using Vec2 = glm::vec<2, T, glm::defaultp>;
+// GLM's 3-vector of T.
 template <class T> using Vec3 = glm::vec<3, T, glm::defaultp>;
+// GLM's 3x3 matrix of T (columns are vectors).
 template <class T> using Mat3 = glm::mat<3, 3, T, glm::defaultp>;
 
+// GLM's N-vector of T: the 2D (N = 2) and 3D (N = 3) forms of the tests.
 template <class T, int N> using VecN = glm::vec<N, T, glm::defaultp>;
 
 // A ray, or the path of a moving point (a sphere's centre in the sweeps): the points origin + t * direction
@@ -32,6 +36,7 @@ template <class T, int N = 3> struct RayPath {
     VecN<T, N> at(T t) const { return origin + t * direction; }
 };
 
+// A ray in the plane (the 2D tests).
 template <class T> using RayPath2 = RayPath<T, 2>;
 
 // The segment from `from` to `to` as a ray: direction to - from, maxT 1, so t is the fraction along it.
@@ -50,7 +55,9 @@ template <class T, int N = 3> struct Ball {
     T radius;
 };
 
+// A solid sphere.
 template <class T> using Sphere = Ball<T, 3>;
+// A disc (the circle and its inside).
 template <class T> using Circle = Ball<T, 2>;
 
 // The points x with dot(normal, x) == offset. Positive side (outside, for a convex solid's face):

@@ -19,6 +19,7 @@
 
 namespace analytic {
 
+// Where a ray crosses a triangle: intersectRayTriangle's answer.
 template <class T> struct TriangleHit {
     T t;
     T u;  // point = (1 - u - v) a + u b + v c

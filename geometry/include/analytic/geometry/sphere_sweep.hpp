@@ -31,6 +31,7 @@
 
 namespace analytic {
 
+// The first contact of a moving sphere with a target: the sweeps' answer.
 template <class T> struct SphereSweepHit {
     T t;                   // time of impact in [0, path.maxT], in multiples of path.direction
     Vec3<T> point;         // the contact point, on the target's surface
