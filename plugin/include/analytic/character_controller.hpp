@@ -32,15 +32,15 @@ struct GroundState {
         OnSteepGround,  // touching something below too steep to stand on (beyond the maximum slope)
         OnGround,       // standing: on a surface within the maximum slope, not moving up
     };
-    Kind kind = Kind::InAir;
+    Kind kind = Kind::InAir;  // where the character is
     // For OnGround and OnSteepGround: the surface's unit normal (for a character standing on an edge or
     // corner, the normal of the face under it), the point touched, the object (null in the air), and the
     // velocity of the ground at that point (a kinematic platform's from its motion since the last update, a
     // rigid body's from its velocity, zero for static objects).
     btVector3 normal{0, 0, 0};
-    btVector3 point{0, 0, 0};
-    btVector3 velocity{0, 0, 0};
-    const btCollisionObject* object = nullptr;
+    btVector3 point{0, 0, 0};                   // the point touched
+    btVector3 velocity{0, 0, 0};                // the ground's, at point
+    const btCollisionObject* object = nullptr;  // the ground; null in the air
 };
 
 // Optional hooks. shouldCollide is called from the thread that updates the character (from several at
@@ -200,9 +200,9 @@ public:
 
     // How one update went (for tests and tools): the sweeps it made and whether it stepped up.
     struct UpdateStats {
-        int sweeps = 0;
-        bool steppedUp = false;
-        bool recovered = false;
+        int sweeps = 0;          // sweeps made
+        bool steppedUp = false;  // whether it stepped up
+        bool recovered = false;  // whether it recovered from an overlap
     };
     // The last update's UpdateStats.
     const UpdateStats& lastUpdate() const { return stats_; }

@@ -49,8 +49,8 @@ enum class BoxTriangleAxis : std::uint8_t { TriangleFace, BoxFace, EdgePair };
 
 // A contact point of a box with a triangle: on the triangle, with its distance along the contact's normal.
 template <class T> struct BoxTrianglePoint {
-    Vec3<T> onTriangle;
-    T distance;  // along the contact's normal, negative when they overlap
+    Vec3<T> onTriangle;  // the point, on the triangle
+    T distance;          // along the contact's normal, negative when they overlap
 };
 
 // collideObbTriangle's and collideObbTriangleAlongNormal's answer: the points are points[0, pointCount).
@@ -59,12 +59,12 @@ template <class T> struct BoxTriangleContact {
     // The largest over the axes (not only the chosen one's), of the gaps to the side the triangle may
     // push to.
     T separation;
-    BoxTriangleAxis axis;
+    BoxTriangleAxis axis;  // the axis the contact is taken along
     // Which of the triangle's features faces the box along normal: its vertices within 1% of its
     // longest edge of the nearest to the box (all three for the triangle's own axis).
     TriangleFeature feature;
-    std::array<BoxTrianglePoint<T>, 8> points;
-    int pointCount;
+    std::array<BoxTrianglePoint<T>, 8> points;  // points[0, pointCount)
+    int pointCount;                             // 1 to 8
 };
 
 namespace detail::box_triangle {
