@@ -10,6 +10,7 @@
 # build every target of the tree, tests and benchmarks included, on one core.
 set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 set(CPACK_GENERATOR DEB)
+set(CPACK_VERBATIM_VARIABLES ON)
 set(CPACK_PACKAGE_NAME bullet-analytic)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "the bullet-analytic authors")
@@ -54,4 +55,7 @@ set(CPACK_DEBIAN_LIBRARY_DESCRIPTION
 Narrow-phase algorithms for Bullet's dispatcher, exact ray casts, ray batches and sphere sweeps,
 for the ${precision}: the static library and its CMake package, used with
 ${usage}.")
+# package_source: the sources alone, without build trees or the repository.
+set(CPACK_SOURCE_GENERATOR TGZ)
+set(CPACK_SOURCE_IGNORE_FILES "/build/" "/\\.git(/|$)" "/\\.cache/")
 include(CPack)
