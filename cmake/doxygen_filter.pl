@@ -97,7 +97,8 @@ sub close_group {
     my $count = 0;
     ++$count while $count < @run && $run[$count][0] ne "" && stem($run[$count][0]) eq stem($run[0][0]);
     return if $count < 2;
-    # The group ends on the last one's line: after its ///< comment, or in one of its own.
+    # The group closes at the end of its last declaration's line: a ///@} comment, or @} ending the line's
+    # ///< comment (after a plain comment, which would swallow it, there is no group).
     my $last = $run[$count - 1][1];
     my $code = code_of_prefix($lines[$last]);
     my $close;
