@@ -11,7 +11,8 @@
 # - A block above a run of declarations (no blank line or comment between them) documents the first and
 #   those after it that share its name (overloads) or its name but a leading set or get (a setter and its
 #   getter), as a doxygen member group.
-# - Comments inside function bodies stay plain comments: they explain the code, not the contract.
+# - Comments inside function bodies stay plain comments: they explain the code, not the contract; so do
+#   section headings (// ---- Name ----).
 use strict;
 use warnings;
 
@@ -131,9 +132,14 @@ while ($i < @lines) {
         close_group();
         $line = $lines[$i];
     }
+    # A section heading (// ---- Name ----) titles what follows; it is no declaration's documentation.
+    if (!$in_block_comment && $line =~ m{^\s*//\s*-{3,}.*-{3,}\s*$}) {
+        ++$i;
+        next;
+    }
     if (!$in_block_comment && is_whole_line_comment($line)) {
         my $end = $i;
-        ++$end while $end < @lines && is_whole_line_comment($lines[$end]);
+        ++$end while $end < @lines && is_whole_line_comment($lines[$end]) && $lines[$end] !~ m{^\s*//\s*-{3,}.*-{3,}\s*$};
         my $next = $end < @lines ? $lines[$end] : "";
         if (at_declaration_scope() && $next =~ /\S/ && $next !~ /^\s*(#|\})/) {
             s{^(\s*)//}{$1///} for @lines[$i .. $end - 1];
