@@ -149,7 +149,7 @@ public:
     }
     // The number of queries of the last batch given this object; 0 before the first.
     std::size_t count() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
-    // count(), by its older name.
+    // The same as count().
     std::size_t rayCount() const { return count(); }
 
 private:
