@@ -26,20 +26,21 @@ class CharacterController;
 
 // What the character stands on, found at the end of each update.
 struct GroundState {
+    // Where the character is, as to the ground.
     enum class Kind : std::uint8_t {
         InAir,          // nothing within the skin below, or moving up (a jump, also at its apex)
         OnSteepGround,  // touching something below too steep to stand on (beyond the maximum slope)
         OnGround,       // standing: on a surface within the maximum slope, not moving up
     };
-    Kind kind = Kind::InAir;
+    Kind kind = Kind::InAir;  // where the character is
     // For OnGround and OnSteepGround: the surface's unit normal (for a character standing on an edge or
     // corner, the normal of the face under it), the point touched, the object (null in the air), and the
     // velocity of the ground at that point (a kinematic platform's from its motion since the last update, a
     // rigid body's from its velocity, zero for static objects).
     btVector3 normal{0, 0, 0};
-    btVector3 point{0, 0, 0};
-    btVector3 velocity{0, 0, 0};
-    const btCollisionObject* object = nullptr;
+    btVector3 point{0, 0, 0};                   // the point touched
+    btVector3 velocity{0, 0, 0};                // the ground's, at point
+    const btCollisionObject* object = nullptr;  // the ground; null in the air
 };
 
 // Optional hooks. shouldCollide is called from the thread that updates the character (from several at
@@ -99,7 +100,10 @@ public:
     ~CharacterController() override;
 
     // ---- btActionInterface / btCharacterControllerInterface ----
+    // One update (preStep, then playerStep), as the world calls it each step. A null world, or a time
+    // step that is zero, negative or not finite, moves nothing.
     void updateAction(btCollisionWorld* world, btScalar timeStep) override;
+    // Draws nothing.
     void debugDraw(btIDebugDraw* drawer) override;
     // A displacement applied every step, whatever the time step (Bullet's semantics); replaces a velocity.
     void setWalkDirection(const btVector3& walkDirection) override;
@@ -111,8 +115,12 @@ public:
     // Moves the ghost to origin (keeping its rotation, unlike Bullet's, which resets it); an origin inside
     // geometry is recovered from by the next updates.
     void warp(const btVector3& origin) override;
+    // Does nothing: the whole update is in playerStep (world may be null).
     void preStep(btCollisionWorld* world) override;
+    // The update's steps 1 to 6 (above) over timeStep seconds: computeStep then finishStep. A null world, or
+    // a time step that is zero, negative or not finite, moves nothing.
     void playerStep(btCollisionWorld* world, btScalar timeStep) override;
+    // Whether a jump can start: onGround().
     bool canJump() const override;
     // Adds the launch velocity: (0,0,0) is the jump speed along up; another vector is taken as given (its
     // component along up sets the vertical velocity, the rest carries on until the character lands).
@@ -127,20 +135,29 @@ public:
     // |g|; a zero g keeps the up axis and turns gravity off.
     void setUp(const btVector3& up);
     const btVector3& getUp() const { return up_; }
+    // The gravity vector: -up times the gravity's magnitude (setUp above).
     void setGravity(const btVector3& gravity);
     btVector3 getGravity() const { return -gravity_ * up_; }
-    void setLinearVelocity(const btVector3& velocity);  // the walk velocity and the vertical velocity
+    // The velocity: its part along up is the vertical velocity, the rest the walk velocity (set both at
+    // once; get their sum).
+    void setLinearVelocity(const btVector3& velocity);
     btVector3 getLinearVelocity() const;
-    void setAngularVelocity(const btVector3& velocity);  // turns the ghost about up by its up component
+    // The angular velocity: the ghost turns about up by its up component.
+    void setAngularVelocity(const btVector3& velocity);
     const btVector3& getAngularVelocity() const { return angularVelocity_; }
-    void setLinearDamping(btScalar damping);  // clamped to [0, 1]
+    // The linear damping, clamped to [0, 1].
+    void setLinearDamping(btScalar damping);
     btScalar getLinearDamping() const { return linearDamping_; }
+    // The angular damping, clamped to [0, 1].
     void setAngularDamping(btScalar damping);
     btScalar getAngularDamping() const { return angularDamping_; }
+    // The highest step the character climbs, in [0, 1e6].
     void setStepHeight(btScalar height);
     btScalar getStepHeight() const { return stepHeight_; }
+    // The fastest the character falls (the magnitude of the value given).
     void setFallSpeed(btScalar speed);
     btScalar getFallSpeed() const { return fallSpeed_; }
+    // The vertical speed of jump() without a launch velocity.
     void setJumpSpeed(btScalar speed);
     btScalar getJumpSpeed() const { return jumpSpeed_; }
     void setMaxJumpHeight(btScalar height);  // kept for the interface (unused by Bullet's too)
@@ -150,6 +167,7 @@ public:
     // Kept for the interface: this controller recovers from any overlap, however shallow.
     void setMaxPenetrationDepth(btScalar depth);
     btScalar getMaxPenetrationDepth() const { return maxPenetrationDepth_; }
+    // The character's collision object, as given to the constructor.
     btCollisionObject* getGhostObject() { return ghost_; }
     void setUseGhostSweepTest(bool) {}  // kept for the interface; no effect
 
@@ -173,23 +191,31 @@ public:
     btConvexShape* getShape() const { return shape_; }
     void setListener(CharacterListener* listener) { listener_ = listener; }  // not owned; null for none
 
+    // What the character stood on at the end of the last update.
     const GroundState& groundState() const { return ground_; }
+    // The velocity along up (positive rising, negative falling).
     btScalar getVerticalVelocity() const { return verticalVelocity_; }
+    // The character's position: its ghost's origin, the centre of its shape.
     btVector3 getPosition() const;
 
     // How one update went (for tests and tools): the sweeps it made and whether it stepped up.
     struct UpdateStats {
-        int sweeps = 0;
-        bool steppedUp = false;
-        bool recovered = false;
+        int sweeps = 0;          // sweeps made
+        bool steppedUp = false;  // whether it stepped up
+        bool recovered = false;  // whether it recovered from an overlap
     };
+    // The last update's UpdateStats.
     const UpdateStats& lastUpdate() const { return stats_; }
 
     // The steps of playerStep that CharacterGroup runs apart: the move, which reads the world and writes
     // only this object (safe on many threads at once for different characters), and what it leaves to do
     // in order: the ghost's new transform, the pushes and the listener's calls.
     struct Pending;
+    // The move over timeStep seconds (steps 1 to 5 and the ground state), kept for finishStep; the world is
+    // only read. A time step that is zero, negative or not finite moves nothing.
     void computeStep(const btCollisionWorld& world, btScalar timeStep);
+    // Applies what computeStep left: the ghost's transform (its box updated in the world, if not null), the
+    // pushes and the listener's calls. Nothing after a computeStep that did not move.
     void finishStep(btCollisionWorld* world);
 
 private:
@@ -249,16 +275,25 @@ private:
 // characters), or call update() yourself. The characters are not owned and must outlive the group.
 class CharacterGroup : public btActionInterface {
 public:
+    // An empty group updating on up to `threads` threads (0: one per core).
     explicit CharacterGroup(unsigned threads = 0) : threads_(threads) {}
     void add(CharacterController* character);  // throws std::invalid_argument for null or a repeat
+    // Takes the character out of the group; one not in it (or null) is ignored.
     void remove(CharacterController* character);
+    // The characters, in the order they were added (the order of the pushes and the listeners' calls).
     std::span<CharacterController* const> characters() const { return characters_; }
+    // The most threads an update uses (0: one per core).
     void setThreads(unsigned threads) { threads_ = threads; }
 
+    // Updates every character by timeStep seconds: each one's move (computeStep, on the threads), then in
+    // the characters' order each one's finishStep. A time step that is zero, negative or not finite moves
+    // nothing.
     void update(btCollisionWorld& world, btScalar timeStep);
+    // update(*world, timeStep), as the world calls it each step; nothing for a null world.
     void updateAction(btCollisionWorld* world, btScalar timeStep) override {
         if (world) update(*world, timeStep);
     }
+    // Draws nothing.
     void debugDraw(btIDebugDraw*) override {}
 
 private:

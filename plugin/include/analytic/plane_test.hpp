@@ -17,8 +17,8 @@ namespace analytic {
 // An object and the side of the plane its shape lies on: Front (every point strictly in front: the side
 // the normal points to), Back, or Crossing (the plane cuts or touches the shape).
 struct PlaneObject {
-    const btCollisionObject* object;
-    SolidPlaneSide side;
+    const btCollisionObject* object;  // the object
+    SolidPlaneSide side;              // where its shape lies
 };
 
 // Every object of the world in its broadphase that the group and mask accept (Bullet's default
@@ -45,9 +45,9 @@ void planeTest(const btCollisionWorld& world, const btVector3& normal, btScalar 
 // One polyline where the plane cuts one object's triangles, in world space: its points in order along the
 // cut; closed (its last point equal to its first) when it goes round.
 struct PlaneSlice {
-    const btCollisionObject* object;
-    std::vector<btVector3> points;
-    bool closed;
+    const btCollisionObject* object;  // whose triangles the plane cuts
+    std::vector<btVector3> points;    // in order along the cut
+    bool closed;                      // the last point equals the first
 };
 
 // Where the plane dot(normal, x) = offset cuts the triangle meshes (btBvhTriangleMeshShape,

@@ -18,6 +18,7 @@ namespace cast {
 class RayScene;
 }
 
+// How a QueryScene is made.
 struct QuerySceneOptions {
     unsigned threads = 0;         // for making the scene: 0 is one per core
     BatchCache* cache = nullptr;  // null: nothing kept between scenes; meshes through Bullet's own trees
@@ -36,6 +37,7 @@ struct QuerySceneOptions {
 // tells whether the world is still as it was. Many threads may ask one scene at once.
 class QueryScene {
 public:
+    // The scene of the world as it is now (see above). The world must outlive the scene.
     explicit QueryScene(const btCollisionWorld& world, QuerySceneOptions options = {});
     ~QueryScene();
     QueryScene(const QueryScene&) = delete;
@@ -55,9 +57,12 @@ public:
     // The batches' contracts (ray_batch.hpp, sweep_batch.hpp) on this scene, on up to `threads` threads
     // (0: one per core): hits the same as the batch functions give for the world as it was.
     void rayTestBatch(std::span<const Ray> rays, std::span<RayHit> hits, unsigned threads = 0) const;
+    // analytic::rayTestBatchAllHits's contract on this scene, as rayTestBatch above.
     void rayTestBatchAllHits(std::span<const Ray> rays, AllRayHits& result, unsigned threads = 0) const;
+    // analytic::sphereSweepBatch's contract on this scene, as rayTestBatch above.
     void sphereSweepBatch(std::span<const Sweep> sweeps, std::span<SweepHit> hits,
                           unsigned threads = 0) const;
+    // analytic::sphereSweepBatchAllHits's contract on this scene, as rayTestBatch above.
     void sphereSweepBatchAllHits(std::span<const Sweep> sweeps, AllSweepHits& result,
                                  unsigned threads = 0) const;
 
@@ -66,6 +71,7 @@ public:
     // object: a check for tests and debugging, not for every query.
     bool matchesWorld() const;
 
+    // The world the scene was made of.
     const btCollisionWorld& world() const { return world_; }
 
 private:

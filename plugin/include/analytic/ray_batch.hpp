@@ -30,11 +30,11 @@ namespace analytic {
 // would (Bullet's default needsCollision: object group & mask and group & object mask both non-zero),
 // except ignore (null: none).
 struct Ray {
-    btVector3 from;
-    btVector3 to;
-    int group = btBroadphaseProxy::DefaultFilter;
-    int mask = btBroadphaseProxy::AllFilter;
-    const btCollisionObject* ignore = nullptr;
+    btVector3 from;                                // the start, world space
+    btVector3 to;                                  // the end, world space
+    int group = btBroadphaseProxy::DefaultFilter;  // the ray's collision group
+    int mask = btBroadphaseProxy::AllFilter;       // the groups it hits
+    const btCollisionObject* ignore = nullptr;     // never hit; null: none
 };
 
 // A ray's hit, as ClosestRayResultCallback reports it: fraction along from -> to, point =
@@ -42,11 +42,11 @@ struct Ray {
 // index, a compound child's -1 and index, a static plane's 0 and 0; -1 and -1 for other shapes.
 struct RayHit {
     const btCollisionObject* object = nullptr;  // null: no hit (the other fields are then meaningless)
-    btScalar fraction = 1;
-    btVector3 point{0, 0, 0};
-    btVector3 normal{0, 0, 0};
-    int partId = -1;
-    int index = -1;
+    btScalar fraction = 1;                      // along from -> to
+    btVector3 point{0, 0, 0};                   // world space
+    btVector3 normal{0, 0, 0};                  // unit, world space
+    int partId = -1;  // mesh triangle: its part; compound child: -1; static plane: 0; else -1
+    int index = -1;   // mesh triangle, compound child: its index; static plane: 0; else -1
 };
 
 namespace cast {
@@ -92,6 +92,7 @@ private:
     std::unique_ptr<Kept> kept_;
 };
 
+// How a batch runs: rayTestBatch's and sphereSweepBatch's (and their AllHits forms') last argument.
 struct BatchOptions {
     unsigned threads = 0;         // 0: one per core (std::thread::hardware_concurrency)
     BatchCache* cache = nullptr;  // null: nothing kept; meshes are cast through Bullet's own trees
@@ -148,6 +149,7 @@ public:
     }
     // The number of queries of the last batch given this object; 0 before the first.
     std::size_t count() const { return firstHit_.empty() ? 0 : firstHit_.size() - 1; }
+    // The same as count().
     std::size_t rayCount() const { return count(); }
 
 private:
@@ -157,6 +159,7 @@ private:
     std::vector<std::size_t> firstHit_;  // queries + 1 offsets into hits_
 };
 
+// Every hit of each ray of a batch (rayTestBatchAllHits).
 using AllRayHits = AllHits<RayHit>;
 
 // Every hit each ray makes, as AllHitsRayResultCallback collects them from analytic::rayTest, sorted

@@ -18,12 +18,12 @@ namespace analytic {
 // A sphere of `radius` whose centre moves from -> to, meeting the objects its group and mask accept
 // (Bullet's default needsCollision) other than ignore (the shooter).
 struct Sweep {
-    btVector3 from;
-    btVector3 to;
-    btScalar radius = 0;
-    int group = btBroadphaseProxy::DefaultFilter;
-    int mask = btBroadphaseProxy::AllFilter;
-    const btCollisionObject* ignore = nullptr;
+    btVector3 from;                                // the centre at the start
+    btVector3 to;                                  // the centre at the end
+    btScalar radius = 0;                           // the sphere's
+    int group = btBroadphaseProxy::DefaultFilter;  // the sweep's collision group
+    int mask = btBroadphaseProxy::AllFilter;       // the groups it meets
+    const btCollisionObject* ignore = nullptr;     // never met; null: none
 };
 
 // A sweep's contact, as ClosestConvexResultCallback records it from analytic::sphereSweepTest.
@@ -36,6 +36,7 @@ struct SweepHit {
     int index = -1;                             // compound children (-1, child); -1 and -1 without one
 };
 
+// Every contact of each sweep of a batch (sphereSweepBatchAllHits).
 using AllSweepHits = AllHits<SweepHit>;
 
 // The first contact of each sweep, on up to options.threads threads: hits[i] for sweeps[i].

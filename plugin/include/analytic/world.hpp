@@ -135,6 +135,7 @@ public:
     }
 };
 
+// A btDiscreteDynamicsWorld whose rayTest and sphere sweeps are ours.
 using DiscreteDynamicsWorld = World<btDiscreteDynamicsWorld>;
 
 }  // namespace analytic

@@ -91,6 +91,7 @@ inline RoundedCone<btScalar> toRoundedCone(const btConeShape& shape, const btTra
     return {{apex, base, std::abs(shape.getRadius())}, shape.getMargin()};
 }
 
+// The core's primitive of any shape that has one (toPrimitive's answer).
 using Primitive = std::variant<Sphere<btScalar>, Obb<btScalar>, Capsule<btScalar>, Cylinder<btScalar>,
                                Plane<btScalar>, RoundedCone<btScalar>>;
 

@@ -39,26 +39,32 @@
 
 namespace analytic {
 
+// The side of a triangle that may push a box out (collideObbTriangle's side): either, or only the front
+// (the side (b - a) x (c - a) points to), or only the back.
 enum class TriangleSide : std::uint8_t { Either, Front, Back };
 
+// The axis a box-triangle contact is taken along: the triangle's normal, a box face's normal, or the
+// cross product of a box edge and a triangle edge.
 enum class BoxTriangleAxis : std::uint8_t { TriangleFace, BoxFace, EdgePair };
 
+// A contact point of a box with a triangle: on the triangle, with its distance along the contact's normal.
 template <class T> struct BoxTrianglePoint {
-    Vec3<T> onTriangle;
-    T distance;  // along the contact's normal, negative when they overlap
+    Vec3<T> onTriangle;  // the point, on the triangle
+    T distance;          // along the contact's normal, negative when they overlap
 };
 
+// collideObbTriangle's and collideObbTriangleAlongNormal's answer: the points are points[0, pointCount).
 template <class T> struct BoxTriangleContact {
     Vec3<T> normal;  // unit, from the triangle toward the box
     // The largest over the axes (not only the chosen one's), of the gaps to the side the triangle may
     // push to.
     T separation;
-    BoxTriangleAxis axis;
+    BoxTriangleAxis axis;  // the axis the contact is taken along
     // Which of the triangle's features faces the box along normal: its vertices within 1% of its
     // longest edge of the nearest to the box (all three for the triangle's own axis).
     TriangleFeature feature;
-    std::array<BoxTrianglePoint<T>, 8> points;
-    int pointCount;
+    std::array<BoxTrianglePoint<T>, 8> points;  // points[0, pointCount)
+    int pointCount;                             // 1 to 8
 };
 
 namespace detail::box_triangle {

@@ -21,42 +21,42 @@ namespace analytic {
 // pointOnSegment = p0 + s (p1 - p0); pointOnTriangle lies on feature. When the segment crosses the
 // triangle both points are the crossing.
 template <class T> struct SegmentTrianglePair {
-    T s;
-    Vec3<T> pointOnSegment;
-    Vec3<T> pointOnTriangle;
-    TriangleFeature feature;
+    T s;                      // along the segment
+    Vec3<T> pointOnSegment;   // p0 + s (p1 - p0)
+    Vec3<T> pointOnTriangle;  // on the triangle
+    TriangleFeature feature;  // of the triangle, holding pointOnTriangle
 };
 
 // pointOnSegment = p0 + s (p1 - p0). When the segment meets the solid box (inside is true), both
 // points are the middle of the part of the segment inside it.
 template <class T> struct SegmentObbPair {
-    T s;
-    Vec3<T> pointOnSegment;
-    Vec3<T> pointOnBox;
-    bool inside;
+    T s;                     // along the segment
+    Vec3<T> pointOnSegment;  // p0 + s (p1 - p0)
+    Vec3<T> pointOnBox;      // on the solid box
+    bool inside;             // the segment meets the solid box
 };
 
 // One point of a capsule's contact (A = the capsule, B = the triangle or box): onB on B's surface, the
 // signed distance along the contact's normal (negative when they overlap), s the parameter along the
 // capsule's axis (a + s (b - a)) of the capsule's point nearest to it.
 template <class T> struct CapsulePoint {
-    Vec3<T> onB;
-    T distance;
-    T s;
+    Vec3<T> onB;  // on B's surface
+    T distance;   // along the normal; negative when they overlap
+    T s;          // along the capsule's axis
 };
 
 // A capsule's contact: every point along one unit normal from B toward the capsule, the deepest first.
 // Two points where the capsule lies along a face (the deepest and the farthest from it along the axis).
 template <class T> struct CapsuleContact {
-    Vec3<T> normal;
-    std::array<CapsulePoint<T>, 2> points;
-    int pointCount;
+    Vec3<T> normal;                         // unit, from B toward the capsule
+    std::array<CapsulePoint<T>, 2> points;  // points[0, pointCount)
+    int pointCount;                         // 1 or 2
 };
 
 // A capsule's contact with one triangle. feature: the triangle's feature nearest to the axis.
 template <class T> struct CapsuleTriangleContact {
-    CapsuleContact<T> contact;
-    TriangleFeature feature;
+    CapsuleContact<T> contact;  // the contact with the triangle
+    TriangleFeature feature;    // the triangle's, nearest to the axis
 };
 
 namespace detail {

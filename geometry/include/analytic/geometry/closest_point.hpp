@@ -20,8 +20,8 @@ namespace analytic {
 
 // point = a + s (b - a), s in [0, 1].
 template <class T> struct SegmentPoint {
-    Vec3<T> point;
-    T s;
+    Vec3<T> point;  // on the segment
+    T s;            // in [0, 1]
 };
 
 // Edge i runs from vertex i to vertex i + 1 (mod 3): Edge0 = ab, Edge1 = bc, Edge2 = ca; Vertex0 = a.
@@ -38,28 +38,28 @@ constexpr TriangleFeature triangleVertex(int vertex) { return TriangleFeature(4 
 // lowest-dimensional feature whose interior holds the point, except that the face is closed: a point
 // whose projection falls exactly on the boundary reports Face.
 template <class T> struct TrianglePoint {
-    Vec3<T> point;
-    Vec3<T> barycentric;
-    TriangleFeature feature;
+    Vec3<T> point;            // on the triangle
+    Vec3<T> barycentric;      // weights of a, b and c
+    TriangleFeature feature;  // that holds the point
 };
 
 // The nearest point of the solid box. For a query inside (surface included) point is the query
 // itself, and nearestFaceNormal (unit, outward) and nearestFaceDistance (>= 0) describe the face
 // nearest to it (ties: lowest axis, then the positive side); for a query outside both are zero.
 template <class T> struct ObbPoint {
-    Vec3<T> point;
-    bool inside;
-    Vec3<T> nearestFaceNormal;
-    T nearestFaceDistance;
+    Vec3<T> point;              // the nearest point of the box
+    bool inside;                // the query is in the box (surface included)
+    Vec3<T> nearestFaceNormal;  // inside only; zero outside
+    T nearestFaceDistance;      // inside only; zero outside
 };
 
 // The pair minimising |pointOnP - pointOnQ|: pointOnP = p0 + s (p1 - p0), pointOnQ = q0 + t (q1 - q0),
 // s and t in [0, 1]. Parallel segments have a continuum of such pairs; one of them is returned.
 template <class T> struct SegmentPair {
-    T s;
-    T t;
-    Vec3<T> pointOnP;
-    Vec3<T> pointOnQ;
+    T s;               // along p, in [0, 1]
+    T t;               // along q, in [0, 1]
+    Vec3<T> pointOnP;  // p0 + s (p1 - p0)
+    Vec3<T> pointOnQ;  // q0 + t (q1 - q0)
 };
 
 // Contact of shape A (always the sphere) with shape B, in Bullet's manifold convention: pointOnB is
@@ -67,13 +67,14 @@ template <class T> struct SegmentPair {
 // distance is -depth). The deepest point of A is pointOnB - depth * normal; moving A by
 // depth * normal separates the two. Returned when the shapes touch or overlap (distance <= radius).
 template <class T> struct Contact {
-    Vec3<T> pointOnB;
-    Vec3<T> normal;
-    T depth;
+    Vec3<T> pointOnB;  // on B's surface
+    Vec3<T> normal;    // unit, from B toward A
+    T depth;           // the overlap, >= 0
 };
 
+// sphereTriangleContact's answer: the contact, and the feature of the triangle its point lies on.
 template <class T> struct TriangleContact {
-    Contact<T> contact;
+    Contact<T> contact;       // the sphere's contact with the triangle
     TriangleFeature feature;  // of the triangle, where pointOnB lies
 };
 

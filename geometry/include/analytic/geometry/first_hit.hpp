@@ -50,9 +50,9 @@ std::optional<SurfaceHit<T, N>> firstHit(const std::optional<RaySolidHit<T, N>>&
 // The 0, 1 or 2 points where the ray crosses a solid's surface within [0, maxT] (chai3d's segment-sphere
 // test, for any solid): hits[0 .. count) in order of t, entering[i] whether hits[i] enters the solid.
 template <class T, int N> struct SurfaceCrossings {
-    int count;
-    SurfaceHit<T, N> hits[2];
-    bool entering[2];
+    int count;                 // 0, 1 or 2
+    SurfaceHit<T, N> hits[2];  // hits[0 .. count), in order of t
+    bool entering[2];          // whether hits[i] enters the solid
 };
 
 // Every surface crossing of the ray, from the crossing an intersectRay* function computed for this ray.

@@ -81,7 +81,7 @@ template <class T, int N> [[gnu::always_inline]] inline VecN<T, N> unitVector(co
 
 // What lengthAndDirection returns.
 template <class T> struct LengthAndDirection {
-    T length;
+    T length;           // |v|
     Vec3<T> direction;  // zero for the zero vector
 };
 
@@ -111,8 +111,8 @@ template <class T> T differenceOfProducts(T a, T b, T c, T d) {
 
 // Two roots, low <= high.
 template <class T> struct QuadraticRoots {
-    T low;
-    T high;
+    T low;   // the smaller root
+    T high;  // the larger root
 };
 
 // Real roots of a t^2 + 2 halfB t + c = 0 given its discriminant halfB^2 - a c, which the caller

@@ -37,11 +37,13 @@ template <class T> constexpr T defaultPlaneTolerance = T(32) * unitRoundoff<T>;
 // How far |normal|^2 may be from 1: normalising in T leaves a few units, converting from double to float one.
 template <class T> constexpr T unitNormalTolerance = T(256) * unitRoundoff<T>;
 
+// The side of a plane a point is on: On within the tolerance (the file's header), else Back or Front.
 enum class PlaneSide { Back = -1, On = 0, Front = 1 };
 
+// classifyPointPlane's answer: the point's signed distance and its side.
 template <class T> struct PointPlaneClassification {
-    T signedDistance;
-    PlaneSide side;
+    T signedDistance;  // dot(normal, point) - offset
+    PlaneSide side;    // On within the tolerance
 };
 
 // Parallel: over the whole ray the distance changes by no more than the tolerance of the numbers it is
@@ -50,8 +52,9 @@ template <class T> struct PointPlaneClassification {
 // plane. InPlane: parallel, with the origin on the plane. Neither gives a point.
 enum class RayPlaneOutcome { Hit, Miss, Parallel, InPlane };
 
+// intersectRayPlane's answer.
 template <class T> struct RayPlaneIntersection {
-    RayPlaneOutcome outcome;
+    RayPlaneOutcome outcome;  // Hit, Miss, Parallel or InPlane
     // For Hit (zero otherwise): t in [0, maxT]; the normal is the plane's, turned against the direction (so
     // it faces the side the ray comes from; it equals plane.normal when the ray meets the front).
     SurfaceHit<T> hit;
@@ -62,15 +65,19 @@ enum class SolidPlaneSide { Front, Crossing, Back };
 
 // The signed distances that the points of a convex solid take: centerDistance -+ projectedRadius.
 template <class T> struct PlaneSpan {
-    T centerDistance;
-    T projectedRadius;
+    T centerDistance;   // the signed distance of the solid's centre
+    T projectedRadius;  // the solid's half extent along the normal, >= 0
     // Distances within this of zero count as on the plane: relative tolerance times the case's scale.
     T tolerance;
 
+    // The smallest signed distance a point of the solid takes: centerDistance - projectedRadius.
     T nearestDistance() const { return centerDistance - projectedRadius; }
+    // The largest signed distance a point of the solid takes: centerDistance + projectedRadius.
     T farthestDistance() const { return centerDistance + projectedRadius; }
     // How far the solid reaches into the half-space behind the plane; negative while it is clear of it.
     T depth() const { return projectedRadius - centerDistance; }
+    // Front when the nearest distance is above the tolerance, Back when the farthest is below minus the
+    // tolerance, else Crossing.
     SolidPlaneSide side() const {
         if (nearestDistance() > tolerance) return SolidPlaneSide::Front;
         if (farthestDistance() < -tolerance) return SolidPlaneSide::Back;
@@ -83,33 +90,35 @@ template <class T> struct PlaneSpan {
 // What Bullet's manifold stores for one contact: the point on the shape, the point on the plane below or
 // above it, and the penetration depth (negative for a point in front of the plane).
 template <class T> struct PlaneContactPoint {
-    Vec3<T> onShape;
-    Vec3<T> onPlane;
-    T depth;
+    Vec3<T> onShape;  // the point of the shape
+    Vec3<T> onPlane;  // onShape projected on the plane
+    T depth;          // negative in front of the plane
 };
 
 // Sphere or ellipsoid against the half-space: deepest is the shape's support point in -normal (its point
 // deepest behind the plane, or nearest to it when separated), given whether or not they overlap.
 template <class T> struct SolidPlaneContact {
-    PlaneSpan<T> span;
-    PlaneContactPoint<T> deepest;
-    Vec3<T> normal;
+    PlaneSpan<T> span;             // the shape's signed distances
+    PlaneContactPoint<T> deepest;  // its support point in -normal
+    Vec3<T> normal;                // the plane's
 };
 
+// classifyAabbPlane's answer: the box's span and its corners nearest to and farthest from the plane's
+// front (the least and the greatest signed distance).
 template <class T> struct AabbPlaneClassification {
-    PlaneSpan<T> span;  // nearestDistance() and farthestDistance() are those of the two vertices below
-    Vec3<T> nearestVertex;
-    Vec3<T> farthestVertex;
+    PlaneSpan<T> span;       // nearestDistance() and farthestDistance() are those of the two vertices below
+    Vec3<T> nearestVertex;   // the corner of least signed distance
+    Vec3<T> farthestVertex;  // the corner of greatest signed distance
 };
 
 // Up to four box corners whose distance is at most the contact margin (plus the on-plane tolerance),
 // deepest first. When more than four are that close, the four deepest: for a box whose face is parallel
 // to the plane these are that face's corners. Points past pointCount are zero.
 template <class T> struct BoxPlaneContact {
-    PlaneSpan<T> span;
-    Vec3<T> normal;
-    int pointCount;
-    std::array<PlaneContactPoint<T>, 4> points;
+    PlaneSpan<T> span;                           // the box's signed distances
+    Vec3<T> normal;                              // the plane's
+    int pointCount;                              // 0 to 4
+    std::array<PlaneContactPoint<T>, 4> points;  // deepest first
 };
 
 // Separated: all vertices strictly on one side. VertexTouch: one vertex on the plane, the others on one
@@ -118,11 +127,13 @@ template <class T> struct BoxPlaneContact {
 // Coplanar: all three vertices on the plane (no segment; the triangle itself is the intersection).
 enum class TrianglePlaneCut { Separated, VertexTouch, EdgeInPlane, Crossing, Coplanar };
 
+// intersectTrianglePlane's answer.
 template <class T> struct TrianglePlaneIntersection {
-    TrianglePlaneCut kind;
+    TrianglePlaneCut kind;           // how the plane meets the triangle
     Vec3<T> vertexDistances;         // signed distances of a, b, c
     std::array<Vec3<T>, 2> segment;  // zero when Separated or Coplanar
 
+    // Whether the plane meets the triangle: any kind but Separated.
     bool overlaps() const { return kind != TrianglePlaneCut::Separated; }
 };
 

@@ -18,10 +18,10 @@ namespace analytic {
 // infinite reciprocal, which the slab test turns into "parallel to that slab". Components so small
 // that the reciprocal overflows (below 2^-128 for float, 2^-1024 for double) count as zero too.
 template <class T> struct SlabRay {
-    Vec3<T> origin;
-    Vec3<T> direction;
-    Vec3<T> inverseDirection;
-    T maxT;  // a traversal may shrink it to the closest hit found so far
+    Vec3<T> origin;            // the ray's
+    Vec3<T> direction;         // the ray's
+    Vec3<T> inverseDirection;  // 1 / direction, per component
+    T maxT;                    // a traversal may shrink it to the closest hit found so far
 };
 
 // The ray prepared for many box tests: origin, direction and maxT as given, the reciprocal direction

@@ -19,11 +19,12 @@
 
 namespace analytic {
 
+// Where a ray crosses a triangle: intersectRayTriangle's answer.
 template <class T> struct TriangleHit {
-    T t;
-    T u;  // point = (1 - u - v) a + u b + v c
-    T v;
-    Vec3<T> point;
+    T t;             // along the ray, in multiples of its direction
+    T u;             // point = (1 - u - v) a + u b + v c
+    T v;             // see u
+    Vec3<T> point;   // on the triangle
     Vec3<T> normal;  // unit, geometric normal (b - a) x (c - a), not flipped towards the ray
     bool frontFace;  // the ray comes from the side the normal points to (sign of the watertight determinant)
 };
@@ -31,14 +32,14 @@ template <class T> struct TriangleHit {
 // A ray prepared once for testing against many triangles (a mesh ray cast): the axis permutation and
 // the shear that make the ray the +z axis of a sheared frame.
 template <class T> struct WatertightRay {
-    Vec3<T> origin;
-    Vec3<T> direction;
-    T maxT;  // a traversal may shrink it to the closest hit found so far
-    int kx;  // kz is the dominant axis of the direction; kx, ky the others, ordered to keep the winding
-    int ky;
-    int kz;
-    T shearX;
-    T shearY;
+    Vec3<T> origin;     // the ray's
+    Vec3<T> direction;  // the ray's
+    T maxT;             // a traversal may shrink it to the closest hit found so far
+    int kx;    // kz is the dominant axis of the direction; kx, ky the others, ordered to keep the winding
+    int ky;    // see kx
+    int kz;    // see kx
+    T shearX;  // the shear making the direction the +z axis
+    T shearY;  // see shearX
 };
 
 namespace detail {

@@ -31,6 +31,7 @@
 
 namespace analytic {
 
+// The first contact of a moving sphere with a target: the sweeps' answer.
 template <class T> struct SphereSweepHit {
     T t;                   // time of impact in [0, path.maxT], in multiples of path.direction
     Vec3<T> point;         // the contact point, on the target's surface
@@ -1040,9 +1041,9 @@ template <class T> std::optional<SphereSweepHit<T>> sweepSphereEllipsoid(const R
 // the vertices and edges are the corners and edges of those faces. Not copied: the spans must outlive the
 // call.
 template <class T> struct ConvexPolyhedron {
-    std::span<const Plane<T>> planes;
-    std::span<const Vec3<T>> vertices;
-    std::span<const std::array<std::uint32_t, 2>> edges;
+    std::span<const Plane<T>> planes;                     // the faces' planes, normals outward
+    std::span<const Vec3<T>> vertices;                    // the faces' corners
+    std::span<const std::array<std::uint32_t, 2>> edges;  // indices into vertices
 };
 
 namespace detail::sphere_sweep {

@@ -24,8 +24,8 @@ template <class T> struct TriangleFrame {
     // The cross product of the two shortest edges, at the vertex where they meet (the largest angle: the
     // most accurate choice), oriented as (b - a) x (c - a). Not normalised.
     Vec3<T> normal;
-    T normalSquared;
-    int corner;  // that vertex: 0 (a), 1 (b) or 2 (c)
+    T normalSquared;  // |normal|^2
+    int corner;       // that vertex: 0 (a), 1 (b) or 2 (c)
     // The normal's rounding scale: the product of the largest components of the two edges crossed.
     T edgeProductNorm;
     // The sine of the smallest angle is below degenerateTriangleSine (decided at every finite scale), or a
