@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "report/font.hpp"
+#include "support/json_string.hpp"
 
 namespace analytic::bench::report {
 namespace {
@@ -76,23 +77,6 @@ std::optional<std::string> parseString(std::string_view text, std::size_t& at, s
     }
     error = "a string is not closed";
     return std::nullopt;
-}
-
-std::string escapeJson(std::string_view text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(static_cast<unsigned char>(c)));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
 }
 
 // Markdown table cells: no pipes or line breaks of their own.
@@ -422,25 +406,25 @@ std::string jsonReport(const std::vector<Row>& rows, const RunInfo& info) {
         std::snprintf(text, sizeof text, "%.9g", *value);
         return std::string(text);
     };
-    std::string out = "{\n  \"date\": " + escapeJson(info.date) +
-                      ",\n  \"machine\": {\"cpu\": " + escapeJson(info.cpu) +
+    std::string out = "{\n  \"date\": " + jsonString(info.date) +
+                      ",\n  \"machine\": {\"cpu\": " + jsonString(info.cpu) +
                       ", \"cores\": " + std::to_string(info.cores) +
-                      "},\n  \"instruction_set\": " + escapeJson(info.instructionSet) +
-                      ",\n  \"bullet_scalar\": " + escapeJson(info.scalar) +
-                      ",\n  \"compiler\": " + escapeJson(info.compiler) +
-                      ",\n  \"build_type\": " + escapeJson(info.buildType) + ",\n  \"ratio\": " +
-                      escapeJson(
+                      "},\n  \"instruction_set\": " + jsonString(info.instructionSet) +
+                      ",\n  \"bullet_scalar\": " + jsonString(info.scalar) +
+                      ",\n  \"compiler\": " + jsonString(info.compiler) +
+                      ",\n  \"build_type\": " + jsonString(info.buildType) + ",\n  \"ratio\": " +
+                      jsonString(
                           "Bullet's figure / ours for times, ours / Bullet's for rates: > 1 means "
                           "ours is faster") +
                       ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& row = rows[i];
-        out += "    {\"group\": " + escapeJson(row.group) + ", \"case\": " + escapeJson(row.caseName) +
-               ", \"unit\": " + escapeJson(row.unit) + ", \"better\": " + escapeJson(row.better) +
+        out += "    {\"group\": " + jsonString(row.group) + ", \"case\": " + jsonString(row.caseName) +
+               ", \"unit\": " + jsonString(row.unit) + ", \"better\": " + jsonString(row.better) +
                ", \"bullet\": " + number(row.bullet) + ", \"ours\": " + number(row.ours) +
-               ", \"ratio\": " + number(row.ratio) + ", \"scalar\": " + escapeJson(row.scalar) +
-               ", \"instruction_set\": " + escapeJson(row.instructionSet) +
-               ", \"problem\": " + escapeJson(row.problem) + "}" + (i + 1 < rows.size() ? "," : "") + "\n";
+               ", \"ratio\": " + number(row.ratio) + ", \"scalar\": " + jsonString(row.scalar) +
+               ", \"instruction_set\": " + jsonString(row.instructionSet) +
+               ", \"problem\": " + jsonString(row.problem) + "}" + (i + 1 < rows.size() ? "," : "") + "\n";
     }
     return out + "  ]\n}\n";
 }

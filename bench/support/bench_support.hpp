@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/json_string.hpp"
 #include "support/test_support.hpp"
 
 namespace analytic::bench {
@@ -47,24 +48,6 @@ inline const char* instructionSet() {
 
 // Which way a unit is better: times are better lower, rates higher.
 enum class Better { Lower, Higher };
-
-// text as a JSON string, quotes included.
-inline std::string jsonString(std::string_view text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(c));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
 
 // One row of the side-by-side table that bench/report (scripts/bench.sh) turns into ratios: the figure of
 // Bullet's path and of ours for one case of a group, in `unit`. When the environment variable
