@@ -530,8 +530,8 @@ public:
             "%s, "
             "our code compiled for %s\n"
             "%-15s %18s %18s %16s %8s %8s  %s\n",
-            sizeof(btScalar) == sizeof(double) ? "double" : "float", analytic::bench::instructionSet(),
-            "pair", "Bullet", "ours", "ratio", "points B", "points", "goal (issue 3), on the minima");
+            analytic::bench::bulletScalar(), analytic::bench::instructionSet(), "pair", "Bullet", "ours",
+            "ratio", "points B", "points", "goal (issue 3), on the minima");
         for (const PairCase& pairCase : pairCases()) {
             const auto bullet = figures_.find(benchmarkName(pairCase, Side::Bullet));
             const auto ours = figures_.find(benchmarkName(pairCase, Side::Analytic));

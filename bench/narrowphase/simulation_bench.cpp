@@ -358,7 +358,7 @@ int main(int argc, char** argv) {
     std::printf(
         "Bullet %s precision, our code compiled for %s; %d steps of 1/60 s; contact generation: collision "
         "detection less AABB update and broadphase; penetration over the last %d steps' manifold points\n\n",
-        sizeof(btScalar) == sizeof(double) ? "double" : "float", analytic::bench::instructionSet(), steps,
+        analytic::bench::bulletScalar(), analytic::bench::instructionSet(), steps,
         std::min(steps, kPenetrationSteps));
     const auto measure = [&](Ground ground, const char* name, const char* group, const SceneGoals& goals) {
         if (breakdown) {

@@ -172,8 +172,7 @@ int main(int argc, char** argv) {
         }
     }
     std::printf("Bullet %s precision; our code and oneTBB's calls compiled for %s; %u cores\n\n",
-                sizeof(btScalar) == sizeof(double) ? "double" : "float", analytic::bench::instructionSet(),
-                cores());
+                analytic::bench::bulletScalar(), analytic::bench::instructionSet(), cores());
     const analytic::bench::BenchScenes scenes = analytic::bench::generateBenchScenes();
     if (sceneP) {
         const auto scene = analytic::bench::makeSceneP(scenes.objectsP);

@@ -62,6 +62,7 @@
 
 namespace {
 
+using analytic::bench::bulletScalar;
 using analytic::bench::instructionSet;
 using analytic::bench::median;
 using analytic::bench::minimum;
@@ -809,7 +810,7 @@ int main(int argc, char** argv) {
     std::printf(
         "Bullet %s precision (Debian's library, generic x86-64); our code compiled for %s. Times are the\n"
         "calling thread's CPU time (the machine may be shared), the batch on all cores' wall-clock time.\n\n",
-        sizeof(btScalar) == sizeof(double) ? "double" : "float", instructionSet());
+        bulletScalar(), instructionSet());
     if (scenes) runScenes(sceneP, sceneM, repetitions);
     if (shapes) runShapes(benchmarkArguments);
     return 0;

@@ -46,6 +46,9 @@ inline const char* instructionSet() {
 #endif
 }
 
+// Bullet's scalar, as the figures name it: "float" or "double".
+inline const char* bulletScalar() { return sizeof(btScalar) == sizeof(double) ? "double" : "float"; }
+
 // Which way a unit is better: times are better lower, rates higher.
 enum class Better { Lower, Higher };
 
@@ -67,8 +70,8 @@ inline void recordRatio(std::string_view group, std::string_view caseName, std::
                              ", \"unit\": " + jsonString(unit) + ", \"better\": \"" +
                              (better == Better::Lower ? "lower" : "higher") +
                              "\", \"bullet\": " + number(bullet) + ", \"ours\": " + number(ours) +
-                             ", \"scalar\": \"" + (sizeof(btScalar) == sizeof(double) ? "double" : "float") +
-                             "\", \"instruction_set\": " + jsonString(instructionSet()) + "}\n";
+                             ", \"scalar\": " + jsonString(bulletScalar()) +
+                             ", \"instruction_set\": " + jsonString(instructionSet()) + "}\n";
     std::FILE* file = std::fopen(path, "a");
     if (!file) {
         std::fprintf(stderr, "recordRatio: cannot open %s for appending; the row is not recorded\n", path);
@@ -193,8 +196,7 @@ inline int runKernelBenchmarks(int argc, char** argv, const std::vector<KernelPa
     benchmark::Shutdown();
     std::printf(
         "\nns per test, median over repetitions, Bullet %s; our code compiled for %s\n%-38s %10s %10s %8s\n",
-        sizeof(btScalar) == sizeof(double) ? "double" : "float", instructionSet(), "kernel", "Bullet", "ours",
-        "ratio");
+        bulletScalar(), instructionSet(), "kernel", "Bullet", "ours", "ratio");
     for (const KernelPair& pair : pairs) {
         const double bullet = 1e9 * reporter.value(pair.bullet), ours = 1e9 * reporter.value(pair.ours);
         if (std::isnan(bullet) || std::isnan(ours)) continue;
